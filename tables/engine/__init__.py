@@ -1,0 +1,1 @@
+"""Floorman poker engine: pure Python, standard library only, deterministic given a deck."""
