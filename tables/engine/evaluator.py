@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from tables.engine.cards import DECK_SIZE, RANK_NAMES, Card, card_name
 
@@ -41,99 +41,75 @@ _SUIT_BIAS = 0x3333
 _FLUSH_BITS = 0x8888
 _RANK_SHIFT = 16
 
+_POWERS_OF_5 = tuple(5**rank for rank in range(13))
 _KEYS: tuple[int, ...] = tuple(
-    (5 ** (card >> 2)) << _RANK_SHIFT | 1 << 4 * (card & 3) for card in range(DECK_SIZE)
+    _POWERS_OF_5[card >> 2] << _RANK_SHIFT | 1 << 4 * (card & 3) for card in range(DECK_SIZE)
 )
+# A flush is the same ranks as a high-card hand, a straight flush the same as a straight.
+_FLUSH_DELTA = (HandCategory.FLUSH - HandCategory.HIGH_CARD) << _CATEGORY_SHIFT
+_STRAIGHT_FLUSH_DELTA = (HandCategory.STRAIGHT_FLUSH - HandCategory.STRAIGHT) << _CATEGORY_SHIFT
 
 
-def _pack(category: HandCategory, ranks: Sequence[int]) -> int:
+def _pack(category: HandCategory, *ranks: int) -> int:
     """A hand value from its category and its deciding ranks, most significant first."""
     value = int(category)
-    for position in range(5):
-        value = value << 4 | (ranks[position] if position < len(ranks) else 0)
-    return value
+    for rank in ranks:
+        value = value << 4 | rank
+    return value << 4 * (5 - len(ranks))
 
 
-def _straight_top(mask: int) -> int:
-    """The top rank of the highest straight in a rank bitmask, or -1 (R1.4: no wrap-around)."""
-    for top in range(_ACE, _FIVE, -1):
-        if (mask >> (top - 4)) & 0b11111 == 0b11111:
-            return top
-    return _FIVE if mask & _WHEEL_MASK == _WHEEL_MASK else -1
+def _straight_tops() -> list[int]:
+    """For each rank bitmask the top rank of its highest straight, or -1 (R1.4: no wrap)."""
+    tops = [-1] * (1 << 13)
+    straights = [(_FIVE, _WHEEL_MASK)] + [(top, 0b11111 << (top - 4)) for top in range(4, 13)]
+    for top, straight in straights:  # lowest first, so the highest straight is written last
+        for mask in range(1 << 13):
+            if mask & straight == straight:
+                tops[mask] = top
+    return tops
 
 
-def _ranks_high_to_low(mask: int) -> list[int]:
-    """The ranks set in a bitmask, highest first."""
-    return [rank for rank in range(_ACE, -1, -1) if mask >> rank & 1]
+def _unsuited_value(hand: tuple[int, ...], straight_top: int) -> int:
+    """The best five of some ranks (given high to low, at most four alike) without a flush."""
+    # Distinct ranks by how often they appear, then by rank: the order the hand is read in.
+    ranks = sorted(dict.fromkeys(hand), key=hand.count, reverse=True)
+    most, second = hand.count(ranks[0]), hand.count(ranks[1])
+    if most == 4:
+        return _pack(HandCategory.FOUR_OF_A_KIND, ranks[0], max(ranks[1:]))
+    if most == 3 and second >= 2:  # with seven cards a second trips leaves no pair
+        return _pack(HandCategory.FULL_HOUSE, ranks[0], ranks[1])
+    if straight_top >= 0:
+        return _pack(HandCategory.STRAIGHT, straight_top)
+    if most == 3:
+        return _pack(HandCategory.THREE_OF_A_KIND, *ranks[:3])
+    if most == 2 and second == 2:  # a third pair can still be the kicker
+        return _pack(HandCategory.TWO_PAIR, ranks[0], ranks[1], max(ranks[2:]))
+    if most == 2:
+        return _pack(HandCategory.PAIR, *ranks[:4])
+    return _pack(HandCategory.HIGH_CARD, *ranks[:5])
 
 
-def _flush_value(mask: int) -> int:
-    """The value of the best hand among suited cards with these ranks (5+ bits set)."""
-    top = _straight_top(mask)
-    if top >= 0:
-        return _pack(HandCategory.STRAIGHT_FLUSH, [top])
-    return _pack(HandCategory.FLUSH, _ranks_high_to_low(mask)[:5])
+def _build_tables() -> tuple[dict[int, int], list[int]]:
+    """The value of every multiset of 5-7 ranks by base-5 key, and of every flush by bitmask."""
+    straight_tops = _straight_tops()
+    unsuited: dict[int, int] = {}
+    flushes = [0] * (1 << 13)
+    for size in (5, 6, 7):
+        for hand in combinations_with_replacement(range(_ACE, -1, -1), size):
+            mask = 0
+            for rank in hand:
+                mask |= 1 << rank
+            if hand.count(hand[size // 2]) > 4:  # any run of five covers the middle card
+                continue  # no five of a kind with one deck (R1.1)
+            value = _unsuited_value(hand, straight_tops[mask])
+            unsuited[sum(map(_POWERS_OF_5.__getitem__, hand))] = value
+            if mask.bit_count() == size:  # the same ranks all in one suit (R1.2)
+                straight = value >> _CATEGORY_SHIFT == HandCategory.STRAIGHT
+                flushes[mask] = value + (_STRAIGHT_FLUSH_DELTA if straight else _FLUSH_DELTA)
+    return unsuited, flushes
 
 
-def _unsuited_value(counts: Sequence[int]) -> int:
-    """The value of the best five cards given how many of each rank there are (no flush)."""
-    by_count: list[list[int]] = [[], [], [], [], []]
-    mask = 0
-    for rank in range(_ACE, -1, -1):
-        if counts[rank]:
-            by_count[counts[rank]].append(rank)
-            mask |= 1 << rank
-    quads, trips, pairs = by_count[4], by_count[3], by_count[2]
-    present = _ranks_high_to_low(mask)
-    if quads:
-        return _pack(HandCategory.FOUR_OF_A_KIND, [quads[0], _best_other(present, quads[:1])])
-    if trips and (len(trips) > 1 or pairs):
-        return _pack(HandCategory.FULL_HOUSE, [trips[0], max(trips[1:] + pairs)])
-    top = _straight_top(mask)
-    if top >= 0:
-        return _pack(HandCategory.STRAIGHT, [top])
-    if trips:
-        return _pack(HandCategory.THREE_OF_A_KIND, [trips[0], *_others(present, trips, 2)])
-    if len(pairs) > 1:
-        return _pack(HandCategory.TWO_PAIR, [*pairs[:2], *_others(present, pairs[:2], 1)])
-    if pairs:
-        return _pack(HandCategory.PAIR, [pairs[0], *_others(present, pairs, 3)])
-    return _pack(HandCategory.HIGH_CARD, present[:5])
-
-
-def _others(present: list[int], used: list[int], count: int) -> list[int]:
-    """The highest ``count`` ranks present that are not already used: the kickers."""
-    return [rank for rank in present if rank not in used][:count]
-
-
-def _best_other(present: list[int], used: list[int]) -> int:
-    """The single highest kicker."""
-    return _others(present, used, 1)[0]
-
-
-def _build_unsuited_table() -> dict[int, int]:
-    """Every multiset of 5-7 ranks (at most four of each), by base-5 key, to its value."""
-    table: dict[int, int] = {}
-    counts = [0] * 13
-
-    def fill(rank: int, cards: int, key: int) -> None:
-        if rank == 13:
-            if cards >= 5:
-                table[key] = _unsuited_value(counts)
-            return
-        for count in range(min(4, 7 - cards) + 1):
-            counts[rank] = count
-            fill(rank + 1, cards + count, key + count * 5**rank)
-        counts[rank] = 0
-
-    fill(0, 0, 0)
-    return table
-
-
-_UNSUITED: dict[int, int] = _build_unsuited_table()
-_FLUSH: tuple[int, ...] = tuple(
-    _flush_value(mask) if mask.bit_count() >= 5 else 0 for mask in range(1 << 13)
-)
+_UNSUITED, _FLUSH = _build_tables()
 
 
 def evaluate_unchecked(cards: Sequence[Card]) -> int:
@@ -203,7 +179,7 @@ def category_of(value: int) -> HandCategory:
 
 def is_royal_flush(value: int) -> bool:
     """Whether a hand value is the ace-high straight flush (R1.2)."""
-    return value == _pack(HandCategory.STRAIGHT_FLUSH, [_ACE])
+    return value == _pack(HandCategory.STRAIGHT_FLUSH, _ACE)
 
 
 def _ranks_of(value: int) -> list[int]:
