@@ -1,0 +1,8 @@
+"""App config for scoring."""
+
+from django.apps import AppConfig
+
+
+class ScoringConfig(AppConfig):
+    name = "scoring"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,1 @@
+"""Eliminations and places, seasons and points, standings."""

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Run the whole test suite: lint, types, unit, service, integration (PostgreSQL, Redis, Celery)
+# and browser (Debian's Chromium) tests. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh dev
+py=.venv/bin/python
+
+export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/floorman}
+export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
+export CHROMIUM_PATH=${CHROMIUM_PATH:-/usr/bin/chromium}
+
+if [ ! -x "$CHROMIUM_PATH" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing Debian's chromium for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "The browser tests need Chromium at $CHROMIUM_PATH: apt-get install chromium" >&2
+    exit 1
+  fi
+fi
+
+# The integration tier needs the real services: fail with the reason, never skip.
+$py scripts/check_services.py
+
+$py -m ruff check .
+$py -m ruff format --check .
+$py -m mypy .
+$py manage.py makemigrations --check --dry-run -v0
+$py -m pytest "$@"

@@ -1,0 +1,1 @@
+"""Tables and seats, seat draw, balancing and online tables."""

@@ -1,0 +1,9 @@
+"""App config for tournaments."""
+
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    default_auto_field = "django.db.models.BigAutoField"
+    verbose_name = "Tournaments"

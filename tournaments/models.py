@@ -1,0 +1,291 @@
+"""Chip sets, blind structures and their levels, events with their clock, and the audit log."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments import clock
+
+
+class ChipSet(models.Model):
+    """The denominations a house plays with (R5.12 is the default set)."""
+
+    name = models.CharField(_("name"), max_length=80, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("chip set")
+        verbose_name_plural = _("chip sets")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Denomination(models.Model):
+    """One chip value of a set, with its colour."""
+
+    chip_set = models.ForeignKey(ChipSet, on_delete=models.CASCADE, related_name="denominations")
+    value = models.PositiveIntegerField(_("value"))
+    colour = models.CharField(_("colour"), max_length=30)
+    colour_hex = models.CharField(_("colour code"), max_length=7, default="#ffffff")
+
+    class Meta:
+        ordering = ["chip_set", "value"]
+        verbose_name = _("denomination")
+        verbose_name_plural = _("denominations")
+        constraints = [
+            models.UniqueConstraint(fields=["chip_set", "value"], name="denomination_unique_value"),
+            models.CheckConstraint(condition=Q(value__gt=0), name="denomination_value_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.value} ({self.colour})"
+
+
+class Game(models.TextChoices):
+    NO_LIMIT = "no_limit", _("No-limit")
+    POT_LIMIT = "pot_limit", _("Pot-limit")
+    LIMIT = "limit", _("Limit")
+
+
+class BlindStructure(models.Model):
+    """An ordered list of levels with a starting stack, edited by the admin."""
+
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    description = models.TextField(_("description"), blank=True)
+    game = models.CharField(_("game"), max_length=12, choices=Game, default=Game.NO_LIMIT)
+    starting_stack = models.PositiveIntegerField(_("starting stack"), default=10_000)
+    chip_set = models.ForeignKey(
+        ChipSet, on_delete=models.PROTECT, related_name="structures", verbose_name=_("chip set")
+    )
+    # The smallest chip in play at level 1; every larger chip of the set is in play too, and each
+    # chip-up takes the smallest one out (R5.11). Empty: the chip set's smallest.
+    smallest_chip = models.ForeignKey(
+        Denomination,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("smallest chip at the start"),
+    )
+    is_preset = models.BooleanField(_("preset"), default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("blind structure")
+        verbose_name_plural = _("blind structures")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:structure_detail", args=[self.pk])
+
+
+class LevelKind(models.TextChoices):
+    PLAY = "play", _("Level")
+    BREAK = "break", _("Break")
+
+
+class Level(models.Model):
+    """One level of a structure: blinds, ante and minutes, or a break; and a chip-up after it."""
+
+    structure = models.ForeignKey(BlindStructure, on_delete=models.CASCADE, related_name="levels")
+    position = models.PositiveIntegerField(_("position"))
+    kind = models.CharField(_("kind"), max_length=5, choices=LevelKind, default=LevelKind.PLAY)
+    small_blind = models.PositiveIntegerField(_("small blind"), default=0)
+    big_blind = models.PositiveIntegerField(_("big blind"), default=0)
+    ante = models.PositiveIntegerField(_("ante"), default=0)
+    minutes = models.PositiveIntegerField(_("minutes"))
+    # R5.2, R5.4, R5.11: after this level the chips of this value leave play (colour-up).
+    chip_up = models.ForeignKey(
+        Denomination,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("chip-up after this level"),
+    )
+
+    class Meta:
+        ordering = ["structure", "position"]
+        verbose_name = _("level")
+        verbose_name_plural = _("levels")
+        constraints = [
+            models.UniqueConstraint(fields=["structure", "position"], name="level_unique_position"),
+            models.CheckConstraint(condition=Q(minutes__gt=0), name="level_minutes_positive"),
+            models.CheckConstraint(
+                condition=Q(small_blind__lte=F("big_blind")), name="level_small_not_above_big"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.is_break:
+            return f"{_('Break')} ({self.minutes} min)"
+        ante = f" ({_('ante')} {self.ante})" if self.ante else ""
+        return f"{self.small_blind}/{self.big_blind}{ante}"
+
+    @property
+    def is_break(self) -> bool:
+        return self.kind == LevelKind.BREAK
+
+    @property
+    def seconds(self) -> int:
+        return self.minutes * 60
+
+
+class EventKind(models.TextChoices):
+    SIT_AND_GO = "sit_and_go", _("Sit & Go")
+    SATELLITE = "satellite", _("Satellite")
+    FINAL = "final", _("Final")
+    DEEPSTACK = "deepstack", _("Deepstack")
+    CUSTOM = "custom", _("Custom")
+
+
+class EventStatus(models.TextChoices):
+    SCHEDULED = "scheduled", _("Scheduled")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+def new_short_code() -> str:
+    """A short, unambiguous code for the phone link (/e/<code>)."""
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(6))
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def running(self) -> EventQuerySet:
+        return self.filter(status=EventStatus.RUNNING)
+
+    def with_clock_started(self) -> EventQuerySet:
+        return self.filter(clock_level_started_at__isnull=False)
+
+
+class Event(models.Model):
+    """A tournament night: its structure, its entries and its clock."""
+
+    name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=12, choices=EventKind, default=EventKind.CUSTOM)
+    structure = models.ForeignKey(
+        BlindStructure,
+        on_delete=models.PROTECT,
+        related_name="events",
+        verbose_name=_("blind structure"),
+    )
+    starting_stack = models.PositiveIntegerField(_("starting stack"))
+    scheduled_start = models.DateTimeField(_("scheduled start"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=EventStatus, default=EventStatus.SCHEDULED
+    )
+    code = models.CharField(_("short code"), max_length=12, unique=True, default=new_short_code)
+
+    # The clock (DESIGN.md): timestamps and a level index, never a counter that a task decrements.
+    clock_level_index = models.PositiveIntegerField(default=0)
+    clock_level_started_at = models.DateTimeField(null=True, blank=True)
+    clock_paused_at = models.DateTimeField(null=True, blank=True)
+    # Bumped by every clock change: the compare-and-set token of floor actions and the ETag seed.
+    clock_version = models.PositiveIntegerField(default=0)
+    # The last level start recorded (by the floor or the reconciler), -1 before the first.
+    announced_level_index = models.IntegerField(default=-1)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-scheduled_start"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:event_phone", args=[self.code])
+
+    @property
+    def clock_state(self) -> clock.ClockState:
+        return clock.ClockState(
+            level_index=self.clock_level_index,
+            level_started_at=self.clock_level_started_at,
+            paused_at=self.clock_paused_at,
+        )
+
+    def set_clock_state(self, state: clock.ClockState) -> None:
+        self.clock_level_index = state.level_index
+        self.clock_level_started_at = state.level_started_at
+        self.clock_paused_at = state.paused_at
+
+    def levels_list(self) -> list[Level]:
+        """The structure's levels in order (cached on the instance)."""
+        cached: list[Level] | None = getattr(self, "_levels_cache", None)
+        if cached is None:
+            cached = list(self.structure.levels.select_related("chip_up").order_by("position"))
+            self._levels_cache = cached
+        return cached
+
+    def durations(self) -> list[int]:
+        return [level.seconds for level in self.levels_list()]
+
+    def read_clock(self, now: datetime | None = None) -> clock.ClockReading:
+        return clock.read_clock(self.clock_state, self.durations(), now=now or timezone.now())
+
+
+class LevelStart(models.Model):
+    """A level's start, recorded exactly once (by the floor's action or by the reconciler)."""
+
+    class Cause(models.TextChoices):
+        CLOCK = "clock", _("Time")
+        FLOOR = "floor", _("Floor")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="level_starts")
+    sequence = models.PositiveIntegerField()
+    level_index = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    cause = models.CharField(max_length=5, choices=Cause)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "sequence"], name="level_start_unique_seq")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} level {self.level_index + 1} at {self.started_at:%H:%M:%S}"
+
+
+class AuditEvent(models.Model):
+    """An append-only record of a floor or admin action: who, what, when (DESIGN.md)."""
+
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    action = models.CharField(max_length=60)
+    event = models.ForeignKey(
+        Event, on_delete=models.SET_NULL, null=True, blank=True, related_name="audit_events"
+    )
+    data: models.JSONField[Any, Any] = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("audit event")
+        verbose_name_plural = _("audit events")
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M:%S} {self.actor} {self.action}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ValueError("audit events are append-only")
+        super().save(*args, **kwargs)
