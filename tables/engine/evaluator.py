@@ -42,9 +42,11 @@ _FLUSH_BITS = 0x8888
 _RANK_SHIFT = 16
 
 _POWERS_OF_5 = tuple(5**rank for rank in range(13))
-_KEYS: tuple[int, ...] = tuple(
-    _POWERS_OF_5[card >> 2] << _RANK_SHIFT | 1 << 4 * (card & 3) for card in range(DECK_SIZE)
-)
+_KEYS: dict[Card, int] = {
+    card: _POWERS_OF_5[card >> 2] << _RANK_SHIFT | 1 << 4 * (card & 3) for card in range(DECK_SIZE)
+}
+# Bound once: in map() a dict's __getitem__ is faster than a tuple's, and a non-card is a KeyError.
+_key_of = _KEYS.__getitem__
 # A flush is the same ranks as a high-card hand, a straight flush the same as a straight.
 _FLUSH_DELTA = (HandCategory.FLUSH - HandCategory.HIGH_CARD) << _CATEGORY_SHIFT
 _STRAIGHT_FLUSH_DELTA = (HandCategory.STRAIGHT_FLUSH - HandCategory.STRAIGHT) << _CATEGORY_SHIFT
@@ -114,7 +116,7 @@ _UNSUITED, _FLUSH = _build_tables()
 
 def evaluate_unchecked(cards: Sequence[Card]) -> int:
     """The value of the best five of 5-7 distinct cards, without checking them (hot path)."""
-    key = sum(map(_KEYS.__getitem__, cards), _SUIT_BIAS)
+    key = sum(map(_key_of, cards), _SUIT_BIAS)
     if not key & _FLUSH_BITS:
         return _UNSUITED[key >> _RANK_SHIFT]
     # R1.2: with at most seven cards a flush rules out quads and full houses.
@@ -128,16 +130,20 @@ def evaluate_unchecked(cards: Sequence[Card]) -> int:
 
 def evaluate(cards: Sequence[Card]) -> int:
     """The value of the best five of 5-7 cards (R1.3); higher is better, equal ints split."""
-    if not 5 <= len(cards) <= 7:
-        raise ValueError(f"a hand is 5 to 7 cards, not {len(cards)}")
-    _check_cards(cards)
-    return evaluate_unchecked(cards)
+    count = len(cards)
+    if not 5 <= count <= 7:
+        raise ValueError(f"a hand is 5 to 7 cards, not {count}")
+    if len(set(cards)) != count:
+        _check_cards(cards)
+    try:
+        return evaluate_unchecked(cards)
+    except KeyError:
+        _check_cards(cards)
+        raise
 
 
 def _check_cards(cards: Sequence[Card]) -> None:
     """Raise ValueError unless the cards are distinct real cards."""
-    if len(set(cards)) == len(cards) and min(cards) >= 0 and max(cards) < DECK_SIZE:
-        return
     seen: set[Card] = set()
     for card in cards:
         if not 0 <= card < DECK_SIZE:
