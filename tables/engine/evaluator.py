@@ -15,7 +15,8 @@ from tables.engine.cards import DECK_SIZE, RANK_NAMES, Card, card_name
 # Lookup: every card has a key (5 ** rank) << 16 | 1 << 4 * suit. The sum of a hand's keys holds
 # the rank counts in base 5 above bit 16 (a count is at most 4, so no digit carries) and one
 # 4-bit counter per suit below it. The counters start at 3 (_SUIT_BIAS), so a counter reaches 8
-# (its top bit) exactly when a suit has five cards: one AND tells whether a flush is possible.
+# (its top bit) exactly when a suit has five cards (seven cards take it to 10 at most, so it
+# never overflows): one AND tells whether a flush is possible.
 # Without a flush the rank counts alone decide the hand: one dict lookup, built at import.
 
 
