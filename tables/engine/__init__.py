@@ -1,1 +1,58 @@
 """Floorman poker engine: pure Python, standard library only, deterministic given a deck."""
+
+from tables.engine.betting import BettingRound, IllegalAction
+from tables.engine.dealing import Seats, plan_seats
+from tables.engine.hand import Hand
+from tables.engine.pots import Pot, build_pots, split_pot
+from tables.engine.records import (
+    AwardPot,
+    Blind,
+    Call,
+    Cause,
+    Check,
+    DealBoard,
+    DealHole,
+    Fold,
+    Move,
+    PostAnte,
+    PostBlind,
+    RaiseTo,
+    Record,
+    ReturnUncalled,
+    ShowHand,
+    TimeOut,
+)
+from tables.engine.rules import AnteMode, Betting, OddChip, Rules, Street, limit_small_blind
+
+__all__ = [
+    "AnteMode",
+    "AwardPot",
+    "Betting",
+    "BettingRound",
+    "Blind",
+    "Call",
+    "Cause",
+    "Check",
+    "DealBoard",
+    "DealHole",
+    "Fold",
+    "Hand",
+    "IllegalAction",
+    "Move",
+    "OddChip",
+    "Pot",
+    "PostAnte",
+    "PostBlind",
+    "RaiseTo",
+    "Record",
+    "ReturnUncalled",
+    "Rules",
+    "Seats",
+    "ShowHand",
+    "Street",
+    "TimeOut",
+    "build_pots",
+    "limit_small_blind",
+    "plan_seats",
+    "split_pot",
+]
