@@ -49,7 +49,7 @@ class ClockReading:
 
     status: ClockStatus
     level_index: int
-    elapsed: timedelta
+    elapsed: timedelta  # below zero when time was added, so remaining can exceed the level
     remaining: timedelta
     level_started_at: datetime | None
     ends_at: datetime | None  # when the current level ends if nobody touches the clock
@@ -85,7 +85,8 @@ def read_clock(state: ClockState, durations: Sequence[int], *, now: datetime) ->
         )
     moment = state.paused_at or now
     started = state.level_started_at
-    elapsed = max(moment - started, timedelta(0))
+    # Negative while added time is still ahead of the level's own length.
+    elapsed = moment - started
     # Walk over the levels that ended since the anchor; each starts where the last one ended.
     while index < len(durations) - 1 and elapsed >= timedelta(seconds=durations[index]):
         length = timedelta(seconds=durations[index])
