@@ -1,0 +1,177 @@
+"""Real processes for the integration tier: start them in their own group, always kill them.
+
+Every helper fails (never skips) when PostgreSQL, Redis or a process is missing, so a broken
+service shows up as a red test with its reason and the processes' logs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = ROOT / ".venv" / "bin"
+# A Redis database of its own, flushed before each test, so queued tasks never leak between runs.
+TEST_REDIS_DB = 5
+
+
+def wait_until(
+    predicate: Callable[[], Any], *, timeout: float, what: str, interval: float = 0.1
+) -> Any:
+    """Poll until ``predicate()`` is truthy and return it; fail with ``what`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(interval)
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def base_env(**overrides: str | None) -> dict[str, str]:
+    """The test process's environment with overrides; a None value removes the variable."""
+    env = dict(os.environ)
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", PYTHONUNBUFFERED="1")
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    for name, value in overrides.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+class Processes:
+    """Subprocesses of one test, each in its own process group, logged to files."""
+
+    def __init__(self, log_dir: Path) -> None:
+        self.log_dir = log_dir
+        self.running: dict[str, subprocess.Popen[bytes]] = {}
+        self.logs: dict[str, Path] = {}
+
+    def start(self, name: str, args: list[str], *, env: dict[str, str]) -> subprocess.Popen[bytes]:
+        """Start ``args`` from the repository root as process ``name``."""
+        if name in self.running and self.running[name].poll() is None:
+            raise AssertionError(f"{name} is already running")
+        log = self.log_dir / f"{name}.log"
+        self.logs[name] = log
+        with log.open("ab") as out:
+            process = subprocess.Popen(
+                args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+        self.running[name] = process
+        return process
+
+    def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
+        """Send ``sig`` to the whole group of process ``name`` (its children too) and reap it."""
+        process = self.running.pop(name)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=15)
+        # Children (Celery's pool processes) may outlive the leader for a moment.
+        self._wait_group_gone(process.pid)
+
+    def _wait_group_gone(self, pgid: int) -> None:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(pgid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pgid, signal.SIGKILL)
+
+    def assert_alive(self, name: str) -> None:
+        code = self.running[name].poll()
+        if code is not None:
+            pytest.fail(f"{name} exited with {code}:\n{self.tail(name)}")
+
+    def tail(self, name: str, lines: int = 40) -> str:
+        log = self.logs.get(name)
+        if log is None or not log.exists():
+            return "(no log)"
+        return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
+
+    def stop_all(self) -> None:
+        for name in list(self.running):
+            self.kill(name)
+
+    def report(self) -> str:
+        return "\n".join(f"--- {name} ---\n{self.tail(name)}" for name in self.logs)
+
+
+@pytest.fixture
+def processes(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Processes]:
+    """A process manager whose processes all die at teardown; their logs print on failure."""
+    manager = Processes(tmp_path)
+    try:
+        yield manager
+    finally:
+        manager.stop_all()
+        report = getattr(request.node, "rep_call", None)
+        if report is not None and report.failed:
+            print(manager.report())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
+
+
+def celery(*args: str) -> list[str]:
+    return [str(VENV_BIN / "celery"), "-A", "config", *args]
+
+
+@pytest.fixture
+def postgres_test_url() -> str:
+    """A DATABASE_URL for pytest-django's test database, for processes started by a test."""
+    from django.db import connection
+
+    assert connection.vendor == "postgresql", (
+        "the integration tier needs DATABASE_URL=postgres://... (scripts/test.sh sets it); "
+        f"this run uses {connection.vendor}"
+    )
+    info = connection.settings_dict
+    credentials = info["USER"] + (f":{info['PASSWORD']}" if info["PASSWORD"] else "")
+    return f"postgres://{credentials}@{info['HOST']}:{info['PORT'] or 5432}/{info['NAME']}"
+
+
+@pytest.fixture
+def redis_test_url() -> Iterator[str]:
+    """A Redis URL on a database of its own, flushed before and after the test."""
+    import redis
+
+    main = os.environ.get("REDIS_URL")
+    assert main, "the integration tier needs REDIS_URL=redis://... (scripts/test.sh sets it)"
+    url = urlsplit(main)._replace(path=f"/{TEST_REDIS_DB}").geturl()
+    client = redis.Redis.from_url(url, socket_timeout=5)
+    client.flushdb()  # fails loudly if Redis is down
+    yield url
+    client.flushdb()
+    client.close()
