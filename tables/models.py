@@ -1,1 +1,153 @@
-"""Tables and seats, seat draw, balancing and online tables."""
+"""Tables and seats of an event, the floor's undoable steps and the moves between seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Entry, Event
+
+
+class Table(models.Model):
+    """A physical table of an event: its number, seats, button and place in the break order."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("number"))
+    seats = models.PositiveSmallIntegerField(_("seats"), default=10)
+    button_seat = models.PositiveSmallIntegerField(_("button seat"), null=True, blank=True)
+    # The big blind of the last hand, when the floor knows it (R2.7, dead button).
+    big_blind_seat = models.PositiveSmallIntegerField(_("last big blind"), null=True, blank=True)
+    # R5.7: tables break in a pre-set order (lowest first); empty: after the listed ones.
+    break_order = models.PositiveIntegerField(_("break order"), null=True, blank=True)
+    is_broken = models.BooleanField(_("broken"), default=False)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="table_unique_number"),
+            models.CheckConstraint(
+                condition=Q(seats__gte=2, seats__lte=10), name="table_seats_2_to_10"
+            ),
+            models.CheckConstraint(
+                condition=Q(button_seat__isnull=True)
+                | Q(button_seat__gte=1, button_seat__lte=F("seats")),
+                name="table_button_on_a_seat",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(_("Table %(number)s") % {"number": self.number})
+
+
+class Seat(models.Model):
+    """One player in one seat: a seat holds one player, a player sits once."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seated")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="seat")
+    # R2.3: the card drawn for this seat (0..51, tables.engine.cards), when seats went by card.
+    drawn_card = models.PositiveSmallIntegerField(null=True, blank=True)
+    seated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["table__number", "number"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_one_player_per_seat"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=10), name="seat_number_1_to_10"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} / {self.number}: {self.entry.player}"
+
+
+class StepKind(models.TextChoices):
+    BUSTS = "busts", _("Busts of one hand")
+    QUIT = "quit", _("Quit")
+    STOP = "stop", _("Agreed stop")
+    PLAN = "plan", _("Balancing plan")
+    MOVE = "move", _("Move")
+
+
+class StepStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")  # a balancing plan the floor has not confirmed yet
+    DONE = "done", _("Done")
+    UNDONE = "undone", _("Undone")  # on the redo stack
+    DISCARDED = "discarded", _("Discarded")  # undone, then overtaken by a new step
+
+
+class FloorStep(models.Model):
+    """One undoable floor action (a hand's busts, a quit, a stop, a confirmed plan or move)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="floor_steps")
+    kind = models.CharField(max_length=8, choices=StepKind)
+    status = models.CharField(max_length=10, choices=StepStatus, default=StepStatus.DONE)
+    # Order of the done steps; undo takes the highest, redo the lowest undone one.
+    sequence = models.PositiveIntegerField(null=True, blank=True)
+    # The idempotency key of the form that asked for it: a double submit finds this step.
+    key = models.CharField(max_length=64, blank=True, default="")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    data: models.JSONField[Any, Any] = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["event", "sequence", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "sequence"], name="floor_step_unique_seq"),
+            models.UniqueConstraint(
+                fields=["event", "key"], condition=~Q(key=""), name="floor_step_unique_key"
+            ),
+            models.UniqueConstraint(
+                fields=["event"],
+                condition=Q(status="pending"),
+                name="floor_step_one_pending_plan",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} #{self.sequence} {self.kind} ({self.status})"
+
+
+class MoveReason(models.TextChoices):
+    BALANCE = "balance", _("Balancing")
+    TABLE_BREAK = "table_break", _("Table break")
+    FINAL_TABLE = "final_table", _("Final table")
+    FLOOR = "floor", _("Floor decision")
+
+
+class Move(models.Model):
+    """A player's move from one seat to another, planned or confirmed by the floor."""
+
+    step = models.ForeignKey(FloorStep, on_delete=models.CASCADE, related_name="moves")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="moves")
+    from_table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    from_seat = models.PositiveSmallIntegerField()
+    to_table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    to_seat = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=12, choices=MoveReason)
+    created_at = models.DateTimeField(default=timezone.now)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    undone = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["step", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["step", "entry"], name="move_once_per_step"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.player}: {self.from_table.number}/{self.from_seat} -> " + (
+            f"{self.to_table.number}/{self.to_seat}"
+        )

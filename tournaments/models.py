@@ -289,3 +289,95 @@ class AuditEvent(models.Model):
         if self.pk is not None:
             raise ValueError("audit events are append-only")
         super().save(*args, **kwargs)
+
+
+class Player(models.Model):
+    """A person who plays events; optionally linked to a log-in for the phone view."""
+
+    name = models.CharField(_("name"), max_length=120)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+        verbose_name=_("user"),
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EntryStatus(models.TextChoices):
+    REGISTERED = "registered", _("Registered")
+    CHECKED_IN = "checked_in", _("Checked in")
+    PLAYING = "playing", _("Playing")
+    BUSTED = "busted", _("Busted")
+    QUIT = "quit", _("Quit")
+    FINISHED = "finished", _("Finished")
+
+
+class EntryQuerySet(models.QuerySet["Entry"]):
+    def in_play(self) -> EntryQuerySet:
+        """Entries still in the event (seated, chips in front of them)."""
+        return self.filter(status=EntryStatus.PLAYING)
+
+    def placed(self) -> EntryQuerySet:
+        return self.filter(place__isnull=False).order_by("place", "id")
+
+
+class Entry(models.Model):
+    """One player in one event: status, starting stack and, once out, the place."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    status = models.CharField(
+        _("status"), max_length=12, choices=EntryStatus, default=EntryStatus.REGISTERED
+    )
+    # R5.5: a super-final entry starts with 3,000 more chips per satellite won.
+    starting_stack = models.PositiveIntegerField(_("starting stack"))
+    satellites_won = models.PositiveIntegerField(_("satellites won"), default=0)
+    place = models.PositiveIntegerField(_("place"), null=True, blank=True)
+    busted_at = models.DateTimeField(_("out at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("registered at"), default=timezone.now)
+
+    objects = EntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["event", "player__name", "id"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="entry_unique_player"),
+            models.CheckConstraint(condition=Q(starting_stack__gt=0), name="entry_stack_positive"),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | Q(place__gte=1), name="entry_place_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.event}"
+
+    @property
+    def is_out(self) -> bool:
+        return self.status in {EntryStatus.BUSTED, EntryStatus.QUIT, EntryStatus.FINISHED}
+
+
+class LiveMessage(models.Model):
+    """One message on the database bus of the embedded default (no Redis): polled, then pruned."""
+
+    channel = models.CharField(max_length=100)
+    payload = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.channel} #{self.pk}"

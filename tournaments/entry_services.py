@@ -1,0 +1,130 @@
+"""Writes on players and entries: register, check in; the floor's error types."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from tournaments import live
+from tournaments.models import Entry, EntryStatus, Event, EventKind, Player
+from tournaments.services import record_audit
+
+SATELLITE_BONUS_CHIPS = 3_000  # R5.5: every satellite won adds 3,000 chips in the super final
+
+
+class FloorError(ValueError):
+    """A floor action that cannot be applied; the message is for the floor, nothing changed."""
+
+
+class WrongEventError(FloorError):
+    """The entry, table or seat belongs to another event."""
+
+
+class EntryStateError(FloorError):
+    """The entry is not in a state that allows the action (already out, not checked in…)."""
+
+
+def publish_standings(event_id: int) -> None:
+    """After the commit, tell the event's pages that standings and seats changed."""
+    transaction.on_commit(lambda: live.publish_event_changed(event_id=event_id, what="standings"))
+
+
+def lock_event(event_id: int) -> Event:
+    """Lock the event row: every floor write of one event goes through this one lock."""
+    return Event.objects.select_for_update().get(pk=event_id)
+
+
+def lock_entries(*, event: Event, entry_ids: Iterable[int]) -> list[Entry]:
+    """Lock the given entries, in id order; raise unless all exist and belong to the event."""
+    ids = sorted(set(entry_ids))
+    entries = list(
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(pk__in=ids)
+        .order_by("pk")
+    )
+    if len(entries) != len(ids):
+        raise FloorError(_("An entry does not exist."))
+    for entry in entries:
+        if entry.event_id != event.pk:
+            raise WrongEventError(
+                _("%(name)s is not an entry of this event.") % {"name": entry.player.name}
+            )
+    return entries
+
+
+def starting_stack_for(*, event: Event, satellites_won: int) -> int:
+    """The event's starting stack, plus 3,000 per satellite won in a super final (R5.5)."""
+    bonus = SATELLITE_BONUS_CHIPS * satellites_won if event.kind == EventKind.FINAL else 0
+    return event.starting_stack + bonus  # R5.5
+
+
+@transaction.atomic
+def register_entry(
+    *,
+    event_id: int,
+    actor: User | None,
+    name: str = "",
+    player: Player | None = None,
+    satellites_won: int = 0,
+    check_in: bool = False,
+) -> Entry:
+    """Register a player (an existing one, or one found or created by name) for an event."""
+    event = lock_event(event_id)
+    name = " ".join(name.split())
+    if player is None:
+        if not name:
+            raise FloorError(_("Give the player's name."))
+        player = Player.objects.filter(name__iexact=name).order_by("pk").first()
+        if player is None:
+            player = Player.objects.create(name=name)
+    if satellites_won < 0:
+        raise FloorError(_("Satellites won cannot be negative."))
+    if Entry.objects.filter(event=event, player=player).exists():
+        raise EntryStateError(_("%(name)s is already registered.") % {"name": player.name})
+    try:
+        with transaction.atomic():
+            entry = Entry.objects.create(
+                event=event,
+                player=player,
+                satellites_won=satellites_won,
+                starting_stack=starting_stack_for(event=event, satellites_won=satellites_won),
+                status=EntryStatus.CHECKED_IN if check_in else EntryStatus.REGISTERED,
+            )
+    except IntegrityError as error:  # pragma: no cover - the event lock makes this unreachable
+        raise EntryStateError(_("%(name)s is already registered.") % {"name": player.name}) from (
+            error
+        )
+    record_audit(
+        actor=actor,
+        action="entry.registered",
+        event=event,
+        entry=entry.pk,
+        player=player.name,
+        starting_stack=entry.starting_stack,
+        checked_in=check_in,
+    )
+    publish_standings(event.pk)
+    return entry
+
+
+@transaction.atomic
+def check_in_entry(*, event_id: int, entry_id: int, actor: User | None) -> Entry:
+    """Mark a registered entry as present: it takes part in the next seat draw."""
+    event = lock_event(event_id)
+    (entry,) = lock_entries(event=event, entry_ids=[entry_id])
+    if entry.status == EntryStatus.CHECKED_IN:
+        return entry  # a second click changes nothing
+    if entry.status != EntryStatus.REGISTERED:
+        raise EntryStateError(
+            _("%(name)s is %(status)s, not waiting to check in.")
+            % {"name": entry.player.name, "status": entry.get_status_display()}
+        )
+    entry.status = EntryStatus.CHECKED_IN
+    entry.save(update_fields=["status"])
+    record_audit(actor=actor, action="entry.checked_in", event=event, entry=entry.pk)
+    publish_standings(event.pk)
+    return entry
