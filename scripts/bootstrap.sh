@@ -8,7 +8,7 @@ req=requirements.txt
 
 if [ ! -x .venv/bin/python ]; then
   py=""
-  for candidate in python3.13 python3.12 /root/.pyenv/versions/3.13*/bin/python3 /root/.pyenv/versions/3.12*/bin/python3 /usr/bin/python3.13 /usr/bin/python3.12; do
+  for candidate in python3.12 /root/.pyenv/versions/3.12*/bin/python3 /usr/bin/python3.12 python3.13 /root/.pyenv/versions/3.13*/bin/python3 /usr/bin/python3.13 python3; do
     if "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then
       py=$candidate
       break
