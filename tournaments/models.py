@@ -7,13 +7,14 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import clock
+from tournaments import clock, structures
 
 
 class ChipSet(models.Model):
@@ -91,6 +92,21 @@ class BlindStructure(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("tournaments:structure_detail", args=[self.pk])
 
+    def clean(self) -> None:
+        if self.smallest_chip is not None and self.smallest_chip.chip_set_id != self.chip_set_id:
+            raise ValidationError(
+                {"smallest_chip": _("This chip is not in the structure's chip set.")}
+            )
+
+    def chip_values(self) -> list[int]:
+        return list(self.chip_set.denominations.values_list("value", flat=True))
+
+    def level_specs(self) -> list[structures.LevelSpec]:
+        """The levels in order as plain data for validation and the shape."""
+        return [
+            level.spec() for level in self.levels.select_related("chip_up").order_by("position")
+        ]
+
 
 class LevelKind(models.TextChoices):
     PLAY = "play", _("Level")
@@ -142,6 +158,28 @@ class Level(models.Model):
     @property
     def seconds(self) -> int:
         return self.minutes * 60
+
+    def spec(self) -> structures.LevelSpec:
+        return structures.LevelSpec(
+            kind=self.kind,
+            small_blind=self.small_blind or 0,
+            big_blind=self.big_blind or 0,
+            ante=self.ante or 0,
+            minutes=self.minutes or 0,
+            chip_up=self.chip_up.value if self.chip_up is not None else None,
+        )
+
+    def clean(self) -> None:
+        """The checks of one level on its own; the whole structure is checked in structures."""
+        problems = structures.check_level(self.spec())
+        if (
+            self.chip_up is not None
+            and self.structure_id is not None
+            and self.chip_up.chip_set_id != self.structure.chip_set_id
+        ):
+            problems.append(str(_("the chip-up chip is not in the structure's chip set.")))
+        if problems:
+            raise ValidationError([message[:1].upper() + message[1:] for message in problems])
 
 
 class EventKind(models.TextChoices):
