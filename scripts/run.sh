@@ -17,7 +17,7 @@ cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
 .venv/bin/celery -A config worker --beat --concurrency 1 --loglevel WARNING \
-  --schedule var/celerybeat-schedule &
+  --schedule "${FLOORMAN_VAR_DIR:-var}/celerybeat-schedule" &
 pids+=($!)
 .venv/bin/uvicorn config.asgi:application --host 127.0.0.1 --port "$port" --log-level warning &
 pids+=($!)

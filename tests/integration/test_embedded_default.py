@@ -1,0 +1,153 @@
+"""The embedded default works with no servers: SQLite, a file broker, one web process.
+
+The same processes as ``scripts/run.sh`` (migrate, floorman_setup, a Celery worker with beat,
+uvicorn), with DATABASE_URL and REDIS_URL unset and everything under a temporary FLOORMAN_VAR_DIR.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.integration.conftest import ROOT, VENV_BIN, base_env, celery, free_port, wait_until
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def embedded_env(tmp_path: Path) -> dict[str, str]:
+    return base_env(
+        DATABASE_URL=None,
+        REDIS_URL=None,
+        LIVE_BUS=None,
+        CELERY_TASK_ALWAYS_EAGER=None,
+        FLOORMAN_VAR_DIR=str(tmp_path / "var"),
+        CLOCK_RECONCILE_SECONDS="0.5",
+    )
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    """Run one manage.py command to completion; fail with its output if it fails."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
+        text=True, timeout=180, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, f"manage.py {args[0]} failed:\n{result.stdout}{result.stderr}"
+    return result.stdout
+
+
+def floor_shell(env: dict[str, str], code: str) -> str:
+    """Python run by ``manage.py shell`` with the demo event as ``event`` and floor as ``floor``."""
+    prelude = (
+        "from django.contrib.auth.models import User\n"
+        "from tournaments import services\n"
+        "from tournaments.models import Event\n"
+        "event = Event.objects.get(code='demo')\n"
+        "floor = User.objects.get(username='floor')\n"
+    )
+    return manage(env, "shell", "--verbosity", "0", "-c", prelude + code)
+
+
+def level_starts(database: Path) -> list[tuple[int, int, str]]:
+    """(sequence, level index, cause) of every recorded level start, read straight from SQLite."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as connection:
+        rows = connection.execute(
+            "select sequence, level_index, cause from tournaments_levelstart order by sequence"
+        )
+        return [tuple(row) for row in rows]
+
+
+def log_in(client: httpx.Client, username: str, password: str) -> None:
+    """Log in through the real form, CSRF token and all."""
+    form = client.get("/accounts/login/")
+    assert form.status_code == 200
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text)
+    assert token, "the log-in form has no CSRF token"
+    response = client.post(
+        "/accounts/login/",
+        data={"username": username, "password": password, "csrfmiddlewaretoken": token[1]},
+    )
+    assert response.status_code == 302, f"log-in failed: {response.status_code}"
+    assert "sessionid" in client.cookies
+
+
+def test_embedded_default_serves_the_demo_and_its_worker_records_level_changes(
+    processes, embedded_env, tmp_path
+):
+    var = tmp_path / "var"
+    port = free_port()
+    manage(embedded_env, "migrate", "--noinput", "-v0")
+    setup = manage(embedded_env, "floorman_setup", "--url", f"http://127.0.0.1:{port}")
+    assert f"http://127.0.0.1:{port}/e/demo/" in setup
+    database = var / "floorman.sqlite3"
+    assert database.exists(), "the embedded default did not put SQLite under FLOORMAN_VAR_DIR"
+
+    processes.start(
+        "worker",
+        celery(
+            "worker", "--beat", "--concurrency", "1", "--loglevel", "INFO",
+            "--schedule", str(var / "celerybeat-schedule"),
+        ),
+        env=embedded_env,
+    )  # fmt: skip
+    processes.start(
+        "web",
+        [
+            str(VENV_BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
+            "--port", str(port), "--log-level", "warning",
+        ],
+        env=embedded_env,
+    )  # fmt: skip
+
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+
+        def web_up() -> bool:
+            processes.assert_alive("web")
+            try:
+                return client.get("/").status_code == 200
+            except httpx.TransportError:
+                return False
+
+        wait_until(web_up, timeout=30, what="uvicorn to serve the start page")
+        phone = client.get("/e/demo/")
+        assert phone.status_code == 200
+        assert "Friday Deepstack" in phone.text
+
+        log_in(client, "floor", "floorman-floor")
+        start_clock(client, embedded_env)
+        assert level_starts(database) == [(1, 0, "floor")]
+
+        # Take all but two seconds off level 1: beat and the worker announce level 2 themselves.
+        floor_shell(
+            embedded_env,
+            "left = int(event.read_clock().remaining.total_seconds())\n"
+            "services.act_on_clock(event_id=event.pk, actor=floor,"
+            " action=services.ClockAction.ADD_TIME, seconds=2 - left)\n",
+        )
+        processes.assert_alive("worker")
+        wait_until(
+            lambda: len(level_starts(database)) > 1,
+            timeout=30,
+            what="the worker on the file broker to record level 2",
+        )
+        assert level_starts(database) == [(1, 0, "floor"), (2, 1, "clock")]
+        assert (var / "broker").is_dir()
+        reading = floor_shell(embedded_env, "print(event.read_clock().level_index)")
+        assert reading.strip() == "1"
+    processes.assert_alive("worker")
+    processes.assert_alive("web")
+
+
+def start_clock(client: httpx.Client, env: dict[str, str]) -> None:
+    """The floor starts the demo event's clock."""
+    floor_shell(
+        env,
+        "services.act_on_clock(event_id=event.pk, actor=floor,"
+        " action=services.ClockAction.START)\n",
+    )
