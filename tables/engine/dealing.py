@@ -99,10 +99,13 @@ class Deal:
         if len(given_board) > 5 or 0 < len(given_board) < 3:
             raise ValueError("a board is a flop of three cards, then a turn and a river")
         known.extend(given_board)
-        check_deck(known)
+        if known:
+            check_deck(known)
         source = shuffled_deck() if deck is None else list(deck)
-        if deck is not None:
-            check_deck(source)
+        if deck is not None and (
+            len(set(source)) != len(source) or (source and not 0 <= min(source) <= max(source) < 52)
+        ):
+            check_deck(source)  # raises with the reason
         rest = [card for card in source if card not in known] if known else source
         need = (players * k if hole is None else 0) + _board_need(len(given_board))
         if need > len(rest):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 from tables.engine.betting import BettingRound, IllegalAction
 from tables.engine.cards import Card
@@ -227,15 +226,18 @@ class Hand:
 
     def can_fold(self, *, seat: int | None = None) -> bool:
         """Whether the actor may fold: only when facing a bet."""
-        return self._allowed(self.verify_fold, seat)
+        i = self.actor
+        return i is not None and (seat is None or seat == i) and self._owed(i) > 0
 
     def can_check(self, *, seat: int | None = None) -> bool:
-        """Whether the actor may check."""
-        return self._allowed(self.verify_check, seat)
+        """Whether the actor may check: nothing to call."""
+        i = self.actor
+        return i is not None and (seat is None or seat == i) and not self._owed(i)
 
     def can_call(self, *, seat: int | None = None) -> bool:
-        """Whether the actor may call."""
-        return self._allowed(self.verify_call, seat)
+        """Whether the actor may call: facing a bet."""
+        i = self.actor
+        return i is not None and (seat is None or seat == i) and self._owed(i) > 0
 
     def can_raise(self, *, seat: int | None = None) -> bool:
         """Whether ``raise_to`` is legal at all now: a bet, or a raise when facing one."""
@@ -250,22 +252,36 @@ class Hand:
 
     def verify_fold(self, *, seat: int | None = None) -> None:
         """Raise IllegalAction unless the actor may fold."""
-        i = self._actor_or_raise(seat)
-        if not self._owed(i):
-            raise IllegalAction("there is no bet to fold to; check instead")
+        self._verify_fold(seat)
 
     def verify_check(self, *, seat: int | None = None) -> None:
         """Raise IllegalAction unless the actor may check."""
-        i = self._actor_or_raise(seat)
-        if self._owed(i):
-            owed = self.call_amount()
-            raise IllegalAction(f"you cannot check facing a bet; call {owed} or fold")
+        self._verify_check(seat)
 
     def verify_call(self, *, seat: int | None = None) -> None:
         """Raise IllegalAction unless the actor may call."""
+        self._verify_call(seat)
+
+    def _verify_fold(self, seat: int | None) -> int:
         i = self._actor_or_raise(seat)
         if not self._owed(i):
+            raise IllegalAction("there is no bet to fold to; check instead")
+        return i
+
+    def _verify_check(self, seat: int | None) -> int:
+        i = self._actor_or_raise(seat)
+        if self._owed(i):
+            raise IllegalAction(f"you cannot check facing a bet; call {self.call_amount()} or fold")
+        return i
+
+    def _verify_call(self, seat: int | None) -> tuple[int, int]:
+        """The actor and the chips his call adds."""
+        i = self._actor_or_raise(seat)
+        owed = self._owed(i)
+        if not owed:
             raise IllegalAction("there is no bet to call; check instead")
+        stack = self.stacks[i]
+        return i, owed if owed < stack else stack
 
     def verify_raise_to(self, amount: int, *, seat: int | None = None) -> None:
         """Raise IllegalAction unless the actor may bet or raise to ``amount``."""
@@ -284,13 +300,12 @@ class Hand:
 
     def fold(self, *, seat: int | None = None, cause: Cause = Cause.PLAYER) -> Fold:
         """The actor folds."""
-        self.verify_fold(seat=seat)
+        self._verify_fold(seat)
         return self._fold(cause)
 
     def check(self, *, seat: int | None = None, cause: Cause = Cause.PLAYER) -> Check:
         """The actor checks (R2.5: the live big blind may check his option)."""
-        self.verify_check(seat=seat)
-        i = self._actor()
+        i = self._verify_check(seat)
         record = Check(seat=i, cause=cause)
         self.records.append(record)
         self.acted[i] = True
@@ -300,9 +315,7 @@ class Hand:
 
     def call(self, *, seat: int | None = None) -> Call:
         """The actor calls, all-in for less when short (R3.9)."""
-        self.verify_call(seat=seat)
-        i = self._actor()
-        amount = self.call_amount()
+        i, amount = self._verify_call(seat)
         self._put(i, amount)
         record = Call(seat=i, amount=amount, all_in=self.stacks[i] == 0)
         self.records.append(record)
@@ -356,19 +369,13 @@ class Hand:
 
     def _actor_or_raise(self, seat: int | None) -> int:
         i = self.actor
+        if i is not None and (seat is None or seat == i):
+            return i
         if i is None:
             raise IllegalAction("the hand is over" if self.is_over else "nobody is to act")
         if seat is not None and seat != i:
             raise IllegalAction(f"it is seat {i}'s turn to act, not seat {seat}'s")
         return i
-
-    @staticmethod
-    def _allowed(verify: _Verify, seat: int | None) -> bool:
-        try:
-            verify(seat=seat)
-        except IllegalAction:
-            return False
-        return True
 
     def _raise_problem(self, i: int) -> str | None:
         """Why the actor may not bet or raise at all, or None if he may."""
@@ -476,36 +483,41 @@ class Hand:
 
     def _next_actor(self, start: int) -> int | None:
         """R3.2, R3.3: the first player clockwise from ``start`` who still owes action."""
-        n, can_act, acted = self.n, self.can_act, self.acted
+        n, can_act, acted, bets = self.n, self.can_act, self.acted, self.bets
+        current = self.round.current_bet
         for k in range(n):
             i = (start + k) % n
             if can_act[i]:
-                owed = self._owed(i)
-                if owed or not acted[i]:
-                    if not owed and self.active_count == 1:
+                owes = bets[i] < current and self._owed(i) > 0
+                if owes or not acted[i]:
+                    if not owes and self.active_count == 1:
                         return None  # nobody left to bet against: nothing to do this round
                     return i
         return None
 
     def _owed(self, i: int) -> int:
         """What player i must add to stay in (before his stack limits it)."""
-        current = self.round.current_bet
-        owed = current - self.bets[i]
+        owed = self.round.current_bet - self.bets[i]
         if owed <= 0:
             return 0
         if self._short_big_blind and self.street is Street.PREFLOP:
-            # R2.10 / TDA: a short big blind still makes the others call the full big blind,
-            # but nobody owes more than some other live player has or can put in.
-            most = 0
-            for j in range(self.n):
-                if j != i and not self.folded[j]:
-                    could = self.bets[j] + (self.stacks[j] if self.can_act[j] else 0)
-                    if could > most:
-                        most = could
-            if most < current:
-                owed = most - self.bets[i]
-                return owed if owed > 0 else 0
+            return self._owed_to_short_big_blind(i, owed)
         return owed
+
+    def _owed_to_short_big_blind(self, i: int, owed: int) -> int:
+        """R2.10 / TDA: a short big blind still makes the others call the full big blind,
+        but nobody owes more than some other live player has in or can put in."""
+        current = self.round.current_bet
+        most = 0
+        for j in range(self.n):
+            if j != i and not self.folded[j]:
+                could = self.bets[j] + (self.stacks[j] if self.can_act[j] else 0)
+                if could > most:
+                    most = could
+        if most >= current:
+            return owed
+        owed = most - self.bets[i]
+        return owed if owed > 0 else 0
 
     def _end_round(self) -> None:
         """R3.3: return the uncalled bet, then deal on, run out the board, or finish."""
@@ -525,6 +537,8 @@ class Hand:
     def _return_uncalled(self) -> None:
         bets = self.bets
         top = max(bets)
+        if not top:
+            return
         seat = bets.index(top)
         second = max((bet for j, bet in enumerate(bets) if j != seat), default=0)
         if top > second:
@@ -584,7 +598,3 @@ class Hand:
             self.records.append(AwardPot(pot=index, amount=amount, shares=tuple(shares)))
         self.bets = [0] * self.n
         self.is_over = True
-
-
-class _Verify(Protocol):
-    def __call__(self, *, seat: int | None = ...) -> None: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tables.engine.cards import Card
-from tables.engine.evaluator import evaluate, evaluate_omaha
+from tables.engine.evaluator import evaluate_omaha, evaluate_unchecked
 from tables.engine.rules import OddChip
 
 # A hand whose cards are unknown (a replayed history where it was mucked) loses to any shown
@@ -19,7 +19,8 @@ def hand_value(hole: Sequence[Card] | None, board: Sequence[Card], *, omaha: boo
         return UNKNOWN_HAND
     if omaha:
         return evaluate_omaha(hole=hole, board=board)
-    return evaluate([*hole, *board])
+    # The cards were checked when the hand started; skip the evaluator's own check.
+    return evaluate_unchecked([*hole, *board])
 
 
 def clockwise_from(start: int, seats: Sequence[int], n: int) -> list[int]:
