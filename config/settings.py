@@ -140,6 +140,9 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     LIVE_BUS = "db"
 LIVE_BUS = os.environ.get("LIVE_BUS", LIVE_BUS)
+# Event streams are served by the ASGI process; a WSGI server answers 204 (pages then poll) unless
+# this allows a bounded stream per request (the threaded test server of the browser tests).
+LIVE_WSGI_STREAM_SECONDS = float(os.environ.get("LIVE_WSGI_STREAM_SECONDS", "0"))
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)

@@ -1,10 +1,274 @@
-"""Pushes to open pages: publish that an event changed; the event streams fan it out."""
+"""The live bus: publish that an event changed; one listener per process fans it out to streams.
+
+Two backends, chosen by ``settings.LIVE_BUS``: Redis pub/sub in production, and on the embedded
+default a small table (``LiveMessage``) that the listener polls. Either way each process runs ONE
+listener (DESIGN.md, "Live updates"): an asyncio hub that subscribes once to ``event:*`` and hands
+every message to the queues of the streams open in that process.
+"""
 
 from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import functools
+import json
+import logging
+import time
+import weakref
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from datetime import timedelta
+from typing import Any
+
+import redis
+import redis.asyncio
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from tournaments.models import LiveMessage
+
+logger = logging.getLogger(__name__)
+
+CHANNEL_PREFIX = "event:"
+DB_POLL_SECONDS = 0.3
+DB_KEEP = timedelta(minutes=5)
+DB_PRUNE_EVERY = 50  # messages
+HEARTBEAT_SECONDS = 15.0
+RETRY_MS = 2000
+QUEUE_SIZE = 32
+
+
+def channel_for(event_id: int) -> str:
+    """The bus channel of one event."""
+    return f"{CHANNEL_PREFIX}{event_id}"
 
 
 def publish_event_changed(*, event_id: int, what: str) -> None:
     """Tell every open page of the event that its ``what`` (clock, level, standings) changed."""
-    # The bus (Redis pub/sub, or the database on the embedded default) is wired in by the
-    # live-updates work; until then pages find changes by their conditional GET polling.
-    return None
+    payload = json.dumps({"event": event_id, "what": what, "at": timezone.now().isoformat()})
+    try:
+        publish(channel_for(event_id), payload)
+    except Exception:
+        # The change is committed and every page still finds it by its conditional GET polling.
+        logger.exception("could not publish %s on the live bus", what)
+
+
+def publish(channel: str, payload: str) -> None:
+    """Put one message on the bus of this installation."""
+    if settings.LIVE_BUS == "redis":
+        _redis().publish(channel, payload)
+        return
+    message = LiveMessage.objects.create(channel=channel, payload=payload)
+    if message.pk % DB_PRUNE_EVERY == 0:
+        LiveMessage.objects.filter(created_at__lt=timezone.now() - DB_KEEP).delete()
+
+
+@functools.cache
+def _redis() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+class Hub:
+    """The process's one listener: subscribes once and fans each message out to client queues."""
+
+    def __init__(self, listen: Callable[[Hub], Coroutine[Any, Any, None]]) -> None:
+        self._listen = listen
+        self._queues: defaultdict[str, set[asyncio.Queue[str]]] = defaultdict(set)
+        self._task: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
+
+    async def start(self, *, timeout: float = 5.0) -> None:
+        """Start listening (once) and wait until the subscription stands."""
+        if self._task is None or self._task.done():
+            self.ready.clear()
+            # A fresh context: the listener outlives the request that happened to start it.
+            self._task = asyncio.create_task(
+                self._listen(self), name="floorman-live-hub", context=contextvars.Context()
+            )
+        try:
+            async with asyncio.timeout(timeout):
+                await self.ready.wait()
+        except TimeoutError:
+            logger.warning("the live bus is not ready yet; pages fall back to polling")
+
+    async def stop(self) -> None:
+        """Stop listening (tests, shutdown)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def subscribe(self, channel: str) -> asyncio.Queue[str]:
+        """A new queue that receives the payloads published on ``channel``."""
+        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE_SIZE)
+        self._queues[channel].add(queue)
+        return queue
+
+    def unsubscribe(self, channel: str, queue: asyncio.Queue[str]) -> None:
+        """Forget a client's queue (it disconnected)."""
+        queues = self._queues.get(channel)
+        if queues is not None:
+            queues.discard(queue)
+            if not queues:
+                del self._queues[channel]
+
+    def subscribers(self, channel: str | None = None) -> int:
+        """How many queues listen (on one channel, or on all)."""
+        if channel is not None:
+            return len(self._queues.get(channel, ()))
+        return sum(len(queues) for queues in self._queues.values())
+
+    def dispatch(self, channel: str, payload: str) -> None:
+        """Hand one message to every queue of its channel; a full queue skips it (a nudge only)."""
+        for queue in tuple(self._queues.get(channel, ())):
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(payload)
+
+
+async def listen_redis(hub: Hub) -> None:
+    """Redis pub/sub: one pattern subscription per process, re-established after a failure."""
+    while True:
+        client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+        pubsub = client.pubsub()
+        try:
+            await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+            async for message in pubsub.listen():
+                if message["type"] == "psubscribe":
+                    hub.ready.set()
+                elif message["type"] == "pmessage":
+                    hub.dispatch(_text(message["channel"]), _text(message["data"]))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("the Redis live listener failed; reconnecting")
+            await asyncio.sleep(1.0)
+        finally:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await client.aclose()
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _db_last_id() -> int:
+    last = LiveMessage.objects.order_by("-id").values_list("id", flat=True).first()
+    return last or 0
+
+
+def _db_since(last_id: int) -> list[tuple[int, str, str]]:
+    rows = LiveMessage.objects.filter(id__gt=last_id).order_by("id")
+    return list(rows.values_list("id", "channel", "payload")[:500])
+
+
+async def listen_db(hub: Hub) -> None:
+    """The embedded default: poll the message table by id, from the newest at start."""
+    last_id = await sync_to_async(_db_last_id)()
+    hub.ready.set()
+    while True:
+        try:
+            rows = await sync_to_async(_db_since)(last_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("the database live listener failed; retrying")
+            rows = []
+            await asyncio.sleep(1.0)
+        for message_id, channel, payload in rows:
+            hub.dispatch(channel, payload)
+            last_id = message_id
+        await asyncio.sleep(DB_POLL_SECONDS)
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+async def get_hub() -> Hub:
+    """This process's hub (one per event loop), started on first use."""
+    loop = asyncio.get_running_loop()
+    hub = _hubs.get(loop)
+    if hub is None:
+        hub = Hub(listen_redis if settings.LIVE_BUS == "redis" else listen_db)
+        _hubs[loop] = hub
+    await hub.start()
+    return hub
+
+
+def _sse(*, event: str | None = None, data: str | None = None, comment: str | None = None) -> str:
+    lines = [f": {comment}"] if comment else []
+    if event:
+        lines.append(f"event: {event}")
+    if data is not None:
+        lines.extend(f"data: {line}" for line in data.splitlines() or [""])
+    return "\n".join(lines) + "\n\n"
+
+
+async def stream_event(
+    event_id: int, *, heartbeat: float = HEARTBEAT_SECONDS
+) -> AsyncIterator[str]:
+    """Server-sent events for one event: 'changed' on every message, a comment as heartbeat."""
+    hub = await get_hub()
+    channel = channel_for(event_id)
+    queue = hub.subscribe(channel)
+    try:
+        yield f"retry: {RETRY_MS}\n" + _sse(comment="connected")
+        while True:
+            try:
+                async with asyncio.timeout(heartbeat):
+                    payload = await queue.get()
+            except TimeoutError:
+                yield _sse(comment="heartbeat")
+                continue
+            yield _sse(event="changed", data=payload)
+    except asyncio.CancelledError:
+        logger.debug("stream of event %s closed by the client", event_id)
+        raise
+    finally:
+        hub.unsubscribe(channel, queue)
+
+
+def stream_event_sync(event_id: int, *, seconds: float, heartbeat: float = 5.0) -> Iterator[str]:
+    """The same stream for a WSGI server (the test server): polls the bus in its thread, ends.
+
+    A WSGI worker is held while it runs, so it closes after ``seconds``; the browser reconnects.
+    """
+    channel = channel_for(event_id)
+    deadline = time.monotonic() + seconds
+    beat = time.monotonic() + heartbeat
+    yield f"retry: {RETRY_MS}\n" + _sse(comment="connected")
+    for payload in _poll_sync(channel, deadline):
+        if payload is None:
+            if time.monotonic() >= beat:
+                beat = time.monotonic() + heartbeat
+                yield _sse(comment="heartbeat")
+            continue
+        yield _sse(event="changed", data=payload)
+
+
+def _poll_sync(channel: str, deadline: float) -> Iterator[str | None]:
+    """Payloads on ``channel`` until ``deadline``; None between them, every poll interval."""
+    if settings.LIVE_BUS == "redis":
+        pubsub = _redis().pubsub()  # type: ignore[no-untyped-call]
+        pubsub.subscribe(channel)
+        try:
+            while time.monotonic() < deadline:
+                message = pubsub.get_message(
+                    ignore_subscribe_messages=True, timeout=DB_POLL_SECONDS
+                )
+                yield _text(message["data"]) if message else None
+        finally:
+            pubsub.close()
+        return
+    last_id = _db_last_id()
+    while time.monotonic() < deadline:
+        rows = LiveMessage.objects.filter(id__gt=last_id, channel=channel).order_by("id")
+        found = list(rows.values_list("id", "payload"))
+        for message_id, payload in found:
+            last_id = message_id
+            yield payload
+        if not found:
+            yield None
+            time.sleep(DB_POLL_SECONDS)

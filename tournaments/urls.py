@@ -8,5 +8,10 @@ app_name = "tournaments"
 
 urlpatterns = [
     path("e/<slug:code>/", views.event_phone, name="event_phone"),
+    path("e/<slug:code>/tv/", views.event_tv, name="event_tv"),
+    path("e/<slug:code>/clock/", views.event_clock, name="event_clock"),
+    path("e/<slug:code>/events/", views.event_stream, name="event_stream"),
+    path("events/<int:pk>/floor/", views.event_floor, name="event_floor"),
+    path("events/<int:pk>/clock/", views.clock_action, name="clock_action"),
     path("structures/<int:pk>/", views.structure_detail, name="structure_detail"),
 ]

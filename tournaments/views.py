@@ -2,10 +2,59 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
+import segno
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.core.handlers.asgi import ASGIRequest
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseRedirect,
+    StreamingHttpResponse,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import etag, require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.middleware import HtmxDetails
+
+from tournaments import live, selectors
+from tournaments.clock_forms import ClockActionForm
+from tournaments.display import ClockDisplay, clock_display
 from tournaments.models import BlindStructure, Event
+from tournaments.services import ClockAction, ClockActionError, StaleClockError, act_on_clock
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+View = Callable[..., HttpResponseBase]
+
+
+def floor_required(view: View) -> View:
+    """Floor staff and admins only: anonymous users log in, everyone else gets 403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not selectors.is_floor(request.user):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapper
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -14,10 +63,157 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/home.html", {"events": events})
 
 
+def _event_by_code(code: str) -> Event:
+    return get_object_or_404(Event.objects.select_related("structure"), code=code)
+
+
+def _clock_etag(request: HttpRequest, code: str) -> str | None:
+    event = Event.objects.select_related("structure").filter(code=code).first()
+    return None if event is None else clock_display(event).etag
+
+
+def _live_context(request: HttpRequest, event: Event, *, refresh_url: str) -> dict[str, Any]:
+    return {
+        "event": event,
+        "clock": clock_display(event),
+        "refresh_url": refresh_url,
+        "stream_url": reverse("tournaments:event_stream", args=[event.code]),
+        "phone_url": request.build_absolute_uri(event.get_absolute_url()),
+    }
+
+
+@require_GET
 def event_phone(request: HttpRequest, code: str) -> HttpResponse:
-    """The public phone view of an event's clock."""
-    event = get_object_or_404(Event.objects.select_related("structure"), code=code)
-    return render(request, "tournaments/event_phone.html", {"event": event})
+    """The public phone view of an event's clock: no log-in, fits a 360 px screen."""
+    event = _event_by_code(code)
+    refresh_url = reverse("tournaments:event_clock", args=[code])
+    context = _live_context(request, event, refresh_url=refresh_url)
+    return render(request, "tournaments/event_phone.html", context)
+
+
+@require_GET
+def event_tv(request: HttpRequest, code: str) -> HttpResponse:
+    """The full-screen TV clock, readable across the room, with a QR code of the phone link."""
+    event = _event_by_code(code)
+    refresh_url = reverse("tournaments:event_clock", args=[code])
+    context = _live_context(request, event, refresh_url=refresh_url)
+    context["qr_svg"] = _qr_svg(context["phone_url"])
+    return render(request, "tournaments/event_tv.html", context)
+
+
+def _qr_svg(url: str) -> SafeString:
+    # segno draws the SVG from our own URL: nothing user-written reaches the markup.
+    svg = segno.make(url, error="m").svg_inline(scale=6, border=2, dark="#000", light="#fff")
+    return mark_safe(svg)  # noqa: S308
+
+
+@require_GET
+@cache_control(no_cache=True)
+@etag(_clock_etag)
+def event_clock(request: HttpRequest, code: str) -> HttpResponse:
+    """The clock fragment; answers If-None-Match with 304 while nothing changed."""
+    event = _event_by_code(code)
+    return render(request, "tournaments/_clock.html#clock", {"clock": clock_display(event)})
+
+
+@require_GET
+async def event_stream(request: HttpRequest, code: str) -> HttpResponseBase:
+    """Server-sent events of one event: 'changed' whenever the bus says so."""
+    event_id = await Event.objects.filter(code=code).values_list("pk", flat=True).afirst()
+    if event_id is None:
+        raise Http404
+    if isinstance(request, ASGIRequest):
+        response = StreamingHttpResponse(
+            live.stream_event(event_id), content_type="text/event-stream"
+        )
+    else:
+        # A WSGI worker would be held by the stream: 204 tells EventSource to stop (the page
+        # polls) unless the server is the threaded test server (LIVE_WSGI_STREAM_SECONDS).
+        seconds = settings.LIVE_WSGI_STREAM_SECONDS
+        if seconds <= 0:
+            return HttpResponse(status=204)
+        response = StreamingHttpResponse(
+            live.stream_event_sync(event_id, seconds=seconds), content_type="text/event-stream"
+        )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _floor_etag(request: HttpRequest, pk: int) -> str | None:
+    if request.headers.get("HX-Request") != "true":
+        return None
+    event = Event.objects.select_related("structure").filter(pk=pk).first()
+    return None if event is None else f"floor-{clock_display(event).etag}"
+
+
+def _render_floor(
+    request: HttpRequest,
+    event: Event,
+    *,
+    partial: bool,
+    error: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    display: ClockDisplay = clock_display(event)
+    context = {
+        "event": event,
+        "clock": display,
+        "error": error,
+        "refresh_url": reverse("tournaments:event_floor", args=[event.pk]),
+        "stream_url": reverse("tournaments:event_stream", args=[event.code]),
+        "phone_url": request.build_absolute_uri(event.get_absolute_url()),
+    }
+    template = "tournaments/event_floor.html" + ("#floor" if partial else "")
+    return render(request, template, context, status=status)
+
+
+@floor_required
+@require_GET
+@vary_on_headers("HX-Request")
+@cache_control(no_cache=True, private=True)
+@etag(_floor_etag)
+def event_floor(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The floor dashboard: the clock, its controls and the level list."""
+    event = get_object_or_404(Event.objects.select_related("structure"), pk=pk)
+    return _render_floor(request, event, partial=bool(request.htmx))
+
+
+@floor_required
+@require_POST
+def clock_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """One press of a clock control, checked against the clock version the page showed."""
+    event = get_object_or_404(Event.objects.select_related("structure"), pk=pk)
+    form = ClockActionForm(request.POST)
+    if not form.is_valid():
+        return HttpResponse(form.error_text(), status=400, content_type="text/plain")
+    assert isinstance(request.user, User)  # noqa: S101 - floor_required let only users in
+    data = form.cleaned_data
+    try:
+        event = act_on_clock(
+            event_id=event.pk,
+            actor=request.user,
+            action=ClockAction(data["action"]),
+            expected_version=data["expected_version"],
+            level=data.get("level"),
+            seconds=data.get("seconds"),
+        )
+    except StaleClockError as error:
+        return _refuse(request, event, str(error), status=409)
+    except ClockActionError as error:
+        return _refuse(request, event, str(error), status=400)
+    if request.htmx:
+        return _render_floor(request, event, partial=True)
+    return HttpResponseRedirect(reverse("tournaments:event_floor", args=[event.pk]), status=303)
+
+
+def _refuse(request: HtmxHttpRequest, event: Event, message: str, *, status: int) -> HttpResponse:
+    """htmx: the fresh controls with the reason; without JavaScript: a message and back."""
+    if request.htmx:
+        event.refresh_from_db()
+        return _render_floor(request, event, partial=True, error=message, status=status)
+    messages.error(request, message)
+    return redirect("tournaments:event_floor", pk=event.pk)
 
 
 def structure_detail(request: HttpRequest, pk: int) -> HttpResponse:
