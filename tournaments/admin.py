@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.db.models import F
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
+from tournaments import structures
 from tournaments.models import (
     AuditEvent,
     BlindStructure,
@@ -26,8 +32,52 @@ class ChipSetAdmin(admin.ModelAdmin[ChipSet]):
     inlines = [DenominationInline]
 
 
+class LevelFormSet(BaseInlineFormSet[Level, BlindStructure, Any]):
+    """The levels are checked together (tournaments.structures), so a bad structure is refused."""
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors):
+            return
+        rows = [
+            form
+            for form in self.forms
+            if form.cleaned_data
+            and not form.cleaned_data.get("DELETE")
+            and form.cleaned_data.get("position")
+        ]
+        rows.sort(key=lambda form: form.cleaned_data["position"])
+        structure = self.instance
+        if structure.chip_set_id is None:
+            return
+        problems = structures.validate_levels(
+            [form.instance.spec() for form in rows],
+            chips=structure.chip_values(),
+            smallest_chip=structure.smallest_chip.value if structure.smallest_chip else None,
+            game=structure.game,
+            starting_stack=structure.starting_stack,
+        )
+        if problems:
+            raise ValidationError([str(problem) for problem in problems])
+
+    def save(self, commit: bool = True) -> list[Level]:
+        """Save in two passes so that swapped positions never clash with the unique position."""
+        structure = self.instance
+        if commit and structure.pk is not None:
+            new_positions = [
+                f.cleaned_data.get("position") or 0 for f in self.forms if f.cleaned_data
+            ]
+            top = max([0, *new_positions, *structure.levels.values_list("position", flat=True)])
+            structure.levels.update(position=F("position") + top + 1)
+            for form in self.forms:
+                if form.instance.pk is not None and form not in self.deleted_forms:
+                    form.instance.save(update_fields=["position"])
+        return super().save(commit=commit)
+
+
 class LevelInline(admin.TabularInline[Level, BlindStructure]):
     model = Level
+    formset = LevelFormSet
     extra = 0
     ordering = ["position"]
     fields = ["position", "kind", "small_blind", "big_blind", "ante", "minutes", "chip_up"]

@@ -344,6 +344,11 @@ class ShapeRow:
     average_big_blinds: float | None  # None on a break
     players_left: int
 
+    @property
+    def starts_at(self) -> str:
+        """The time since the start as h:mm."""
+        return f"{self.starts_after_minutes // 60}:{self.starts_after_minutes % 60:02d}"
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Shape:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import structure_urls, views
 
 app_name = "tournaments"
 
@@ -13,5 +13,5 @@ urlpatterns = [
     path("e/<slug:code>/events/", views.event_stream, name="event_stream"),
     path("events/<int:pk>/floor/", views.event_floor, name="event_floor"),
     path("events/<int:pk>/clock/", views.clock_action, name="clock_action"),
-    path("structures/<int:pk>/", views.structure_detail, name="structure_detail"),
+    *structure_urls.urlpatterns,
 ]
