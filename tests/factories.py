@@ -70,3 +70,18 @@ def make_event(
         scheduled_start=scheduled_start or timezone.now(),
         **extra,
     )
+
+
+def make_entries(*, event: Event, count: int, status: str = "checked_in") -> list:
+    """Entries of players 'Player 01'..; checked in (ready for the seat draw) by default."""
+    from tournaments.models import Entry, Player
+
+    entries = []
+    for number in range(1, count + 1):
+        player = Player.objects.create(name=f"Player {number:02d}")
+        entries.append(
+            Entry.objects.create(
+                event=event, player=player, status=status, starting_stack=event.starting_stack
+            )
+        )
+    return entries
