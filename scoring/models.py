@@ -1,15 +1,20 @@
-"""Eliminations and places: who went out, in which hand, with what stack, in which place."""
+"""Eliminations and places; seasons and their points formula; satellite infractions; chip-ups."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables.models import FloorStep
-from tournaments.models import Entry, Event
+from scoring import points
+from tables.models import FloorStep, Table
+from tournaments.models import Entry, Event, Player
 
 
 class EliminationKind(models.TextChoices):
@@ -65,3 +70,94 @@ class Elimination(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry.player}: {self.place}"
+
+
+class Season(models.Model):
+    """A run of events whose places earn points under one formula at a time (R6.3)."""
+
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+    # R6.3: exactly one active formula per season, a key of scoring.points' registry; no
+    # choices here, so a new formula in the registry needs no migration.
+    formula = models.CharField(_("points formula"), max_length=40, default=points.DEFAULT_FORMULA)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=F("starts_on")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("scoring:season_detail", args=[self.pk])
+
+    def clean(self) -> None:
+        if self.formula not in points.FORMULAS:
+            raise ValidationError({"formula": _("Unknown points formula.")})
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+
+
+class InfractionKind(models.TextChoices):
+    WARNING = "warning", _("Warning")
+    EXCLUSION = "exclusion", _("Exclusion")
+
+
+class SatelliteInfraction(models.Model):
+    """R5.5: a player who tried to play two running satellites at once: warned, then excluded."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="infractions")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    # The running satellite he was already playing.
+    other_event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=10, choices=InfractionKind)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("satellite infraction")
+        verbose_name_plural = _("satellite infractions")
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.get_kind_display()} ({self.event})"
+
+
+class ChipUpRace(models.Model):
+    """R5.11: one table's chip race after a level: the leftovers, the cards, who got a chip."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="chip_up_races")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chip_up_races")
+    # The level (0-based index) after which the chips left play, and their value.
+    level_index = models.PositiveIntegerField()
+    chip_value = models.PositiveIntegerField(_("chip raced off"))
+    new_chip_value = models.PositiveIntegerField(_("new chip"))
+    # One row per player in dealing order: entry, name, seat, leftover, card, gets_chip.
+    lines: models.JSONField[Any, Any] = models.JSONField(default=list)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["event", "level_index", "table__number"]
+        verbose_name = _("chip-up race")
+        verbose_name_plural = _("chip-up races")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "level_index"], name="chip_up_race_once_per_table_level"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.table} L{self.level_index + 1}"

@@ -227,6 +227,15 @@ class Event(models.Model):
         _("status"), max_length=10, choices=EventStatus, default=EventStatus.SCHEDULED
     )
     code = models.CharField(_("short code"), max_length=12, unique=True, default=new_short_code)
+    # R6: the season whose standings this event's places count in; none for a one-off.
+    season = models.ForeignKey(
+        "scoring.Season",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("season"),
+    )
 
     # The clock (DESIGN.md): timestamps and a level index, never a counter that a task decrements.
     clock_level_index = models.PositiveIntegerField(default=0)
