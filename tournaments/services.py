@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments import clock, live
 from tournaments.models import AuditEvent, Event, EventStatus, LevelStart
@@ -92,7 +93,29 @@ def _apply(
     try:
         return moves[action]()
     except clock.ClockError as error:
-        raise ClockActionError(str(error)) from error
+        raise ClockActionError(_clock_error_text(error)) from error
+
+
+# The pure clock speaks English; the floor reads its refusals in the page's language.
+CLOCK_ERROR_TEXTS = {
+    "the clock has already started": gettext_lazy("The clock has already started."),
+    "the clock has not started": gettext_lazy("The clock has not started."),
+    "the clock is already paused": gettext_lazy("The clock is already paused."),
+    "the clock is not paused": gettext_lazy("The clock is not paused."),
+    "this is the last level": gettext_lazy("This is the last level."),
+    "this is the first level": gettext_lazy("This is the first level."),
+    "start the clock before changing its time": gettext_lazy(
+        "Start the clock before changing its time."
+    ),
+    "add or remove at least one second": gettext_lazy("Add or remove at least one second."),
+}
+
+
+def _clock_error_text(error: clock.ClockError) -> str:
+    text = str(error)
+    if text.startswith("there is no level"):
+        return _("There is no such level in this structure.")
+    return str(CLOCK_ERROR_TEXTS.get(text, text))
 
 
 def _required(value: int | None, message: str) -> int:
