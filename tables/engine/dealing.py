@@ -119,9 +119,10 @@ class Deal:
         n = len(order)
         rest, pos = self._rest, self._pos
         dealt: list[tuple[Card, ...] | None] = [None] * n
+        end = pos + n * self._hole_count
         for position, seat in enumerate(order):
-            dealt[seat] = tuple(rest[pos + position + n * r] for r in range(self._hole_count))
-        self._pos = pos + n * self._hole_count
+            dealt[seat] = tuple(rest[pos + position : end : n])  # every n-th card: one at a time
+        self._pos = end
         return dealt
 
     def board(self, count: int) -> tuple[Card, ...]:

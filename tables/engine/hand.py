@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from tables.engine.betting import BettingRound, IllegalAction
 from tables.engine.cards import Card
 from tables.engine.dealing import Deal, Seats, plan_seats
-from tables.engine.pots import Pot, build_pots, split_pot
+from tables.engine.pots import Pot, build_pots
 from tables.engine.records import (
     AwardPot,
     Blind,
@@ -26,7 +26,7 @@ from tables.engine.records import (
     TimeOut,
 )
 from tables.engine.rules import AnteMode, Rules, Street
-from tables.engine.showdown import clockwise_from, hand_value, odd_chip_order
+from tables.engine.showdown import UNKNOWN_HAND, award_pots, hand_value, showing_order
 
 
 class Hand:
@@ -34,8 +34,18 @@ class Hand:
 
     Players are positions 0..n-1 clockwise. Each move is a triad (``can_raise``,
     ``verify_raise_to``, ``raise_to``); a move returns its record and appends it to
-    ``records``. Streets advance by themselves when a round closes (R3.3), and the board runs
-    out when at most one player can still bet.
+    ``records``; an illegal move raises IllegalAction and changes nothing. Streets advance by
+    themselves when a round closes (R3.3), and the board runs out when at most one player can
+    still bet. Uncalled bets go back at the end of each round, before pots are built.
+
+    Choices where the rules leave room, so that a replay or a UI can count on them:
+    - antes are posted before the blinds; a big-blind ante after the big blind (TDA);
+    - a fold is refused when the player may check (check instead);
+    - ``can_raise`` covers bets too; ``can_bet`` is the case with nothing bet this round;
+    - after a short all-in, the minimum raise is that bet plus the largest full raise (R3.5);
+    - the limit cap holds heads-up as well (R3.4 names no exception);
+    - once over, ``street`` is SHOWDOWN after a showdown, else the street the hand ended on;
+    - a hand whose hole cards are unknown (a replayed history) loses to any shown hand.
     """
 
     __slots__ = (
@@ -43,7 +53,7 @@ class Hand:
         "stacks", "bets", "contributed", "pot_total", "folded", "protected", "can_act",
         "acted", "acted_at", "live_count", "active_count", "round", "street", "actor",
         "is_over", "last_aggressor", "hole_cards", "board", "records", "payouts",
-        "showdown_order", "_deal", "_pot_credit_seat", "_short_big_blind",
+        "showdown_order", "dead_money", "_deal", "_pot_credit_seat", "_short_big_blind",
     )  # fmt: skip
 
     def __init__(self, *, rules: Rules, stacks: Sequence[int], seats: Seats, deal: Deal) -> None:
@@ -58,6 +68,7 @@ class Hand:
         self.bets = [0] * n
         self.contributed = [0] * n
         self.pot_total = 0
+        self.dead_money = 0  # the big blind ante: in the main pot, no player's stake
         self.folded = [False] * n
         self.protected = [False] * n  # R3.10: timed out with chips in, acts no more
         self.can_act = [True] * n
@@ -189,7 +200,9 @@ class Hand:
     @property
     def pots(self) -> list[Pot]:
         """The main pot and side pots from the contribution levels so far (R3.9)."""
-        return build_pots(self.contributed, [not folded for folded in self.folded])
+        return build_pots(
+            self.contributed, [not folded for folded in self.folded], dead=self.dead_money
+        )
 
     @property
     def final_stacks(self) -> list[int]:
@@ -448,7 +461,19 @@ class Hand:
             and self.stacks[self.big_blind_seat]
         ):
             # TDA: a big blind short of both pays the blind first, then what is left as ante.
-            self._post_ante(self.big_blind_seat, rules.ante)
+            self._post_big_blind_ante(rules.ante)
+
+    def _post_big_blind_ante(self, ante: int) -> None:
+        """TDA: the big blind ante is the whole table's ante, dead money in the main pot; it is
+        no part of the big blind's own stake, so a short all-in player can win all of it."""
+        seat = self.big_blind_seat
+        amount = min(ante, self.stacks[seat])  # R2.10
+        self.stacks[seat] -= amount
+        self.pot_total += amount
+        self.dead_money += amount
+        if not self.stacks[seat]:
+            self._stop_acting(seat)
+        self.records.append(PostAnte(seat=seat, amount=amount, all_in=not self.stacks[seat]))
 
     def _post_ante(self, seat: int, ante: int) -> None:
         amount = min(ante, self.stacks[seat])  # R2.10
@@ -559,42 +584,36 @@ class Hand:
 
     def _award_uncontested(self) -> None:
         winner = self.folded.index(False)
-        self._finish([(self.pot_total, [winner])])
+        self._finish([(self.pot_total, [(winner, self.pot_total)])])
 
     def _showdown(self) -> None:
         """R4.1: each pot to the best hand eligible for it; the last aggressor shows first."""
         self.street = Street.SHOWDOWN
-        live = [i for i in range(self.n) if not self.folded[i]]
-        start = self.last_aggressor
-        if start is None or self.folded[start]:
-            start = (self.button + 1) % self.n
-        self.showdown_order = clockwise_from(start, live, self.n)
-        values = [-2] * self.n
+        self.showdown_order = showing_order(
+            folded=self.folded, last_aggressor=self.last_aggressor, button=self.button
+        )
+        values = [UNKNOWN_HAND] * self.n
         for seat in self.showdown_order:
             hole = self.hole_cards[seat]
             values[seat] = hand_value(hole, self.board, omaha=self.rules.omaha)
             self.records.append(ShowHand(seat=seat, cards=hole, value=values[seat]))
-        awards = []
-        for pot in self.pots:
-            best = max(values[seat] for seat in pot.eligible)
-            awards.append((pot.amount, [seat for seat in pot.eligible if values[seat] == best]))
-        self._finish(awards)
+        self._finish(
+            award_pots(
+                pots=self.pots,
+                values=values,
+                odd_chip=self.rules.odd_chip,
+                button=self.button,
+                hole=self.hole_cards,
+            )
+        )
 
-    def _finish(self, awards: list[tuple[int, list[int]]]) -> None:
-        """Push the pots (R4.1), odd chips by the table's rule (R4.2), and end the hand."""
-        for index, (amount, winners) in enumerate(awards):
-            if len(winners) > 1:
-                winners = odd_chip_order(
-                    winners,
-                    rule=self.rules.odd_chip,
-                    button=self.button,
-                    n=self.n,
-                    hole=self.hole_cards,
-                )
-            shares = split_pot(amount, winners)
+    def _finish(self, awards: list[tuple[int, list[tuple[int, int]]]]) -> None:
+        """Push the pots: each amount with its (seat, chips) shares; the hand is over."""
+        stacks, payouts = self.stacks, self.payouts
+        for index, (amount, shares) in enumerate(awards):
             for seat, share in shares:
-                self.stacks[seat] += share
-                self.payouts[seat] += share
+                stacks[seat] += share
+                payouts[seat] += share
             self.records.append(AwardPot(pot=index, amount=amount, shares=tuple(shares)))
         self.bets = [0] * self.n
         self.is_over = True

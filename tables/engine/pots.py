@@ -14,7 +14,7 @@ class Pot:
     eligible: frozenset[int]
 
 
-def build_pots(contributed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
+def build_pots(contributed: Sequence[int], live: Sequence[bool], *, dead: int = 0) -> list[Pot]:
     """R3.9: split the chips put in into a main pot and side pots by contribution level.
 
     ``contributed`` is what each player put in (antes and blinds too), ``live`` who still holds
@@ -37,11 +37,17 @@ def build_pots(contributed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
                 eligible.append(i)
         pots.append(Pot(amount=amount, eligible=frozenset(eligible)))
         floor = level
-    dead = sum(put_in - floor for put_in in contributed if put_in > floor)
-    if dead and pots:
+    above = sum(put_in - floor for put_in in contributed if put_in > floor)
+    if above and pots:
         # Chips of folded players above every live level; cannot remain after uncalled bets
         # are returned, but the chips must go somewhere rather than vanish.
-        pots[-1] = Pot(amount=pots[-1].amount + dead, eligible=pots[-1].eligible)
+        pots[-1] = Pot(amount=pots[-1].amount + above, eligible=pots[-1].eligible)
+    if dead:
+        if pots:
+            pots[0] = Pot(amount=pots[0].amount + dead, eligible=pots[0].eligible)
+        else:
+            everyone = frozenset(i for i, alive in enumerate(live) if alive)
+            pots.append(Pot(amount=dead, eligible=everyone))
     return pots
 
 

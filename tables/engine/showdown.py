@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from tables.engine.cards import Card
 from tables.engine.evaluator import evaluate_omaha, evaluate_unchecked
+from tables.engine.pots import Pot, split_pot
 from tables.engine.rules import OddChip
 
 # A hand whose cards are unknown (a replayed history where it was mucked) loses to any shown
@@ -47,3 +48,35 @@ def odd_chip_order(
         return sorted(winners, key=highest)
     # R4.2 default: the first winner clockwise from the button's left.
     return clockwise_from((button + 1) % n, winners, n)
+
+
+def showing_order(*, folded: Sequence[bool], last_aggressor: int | None, button: int) -> list[int]:
+    """The live players in showing order: the last aggressor of the last betting round first,
+    else the first live player left of the button; then clockwise."""
+    n = len(folded)
+    live = [seat for seat in range(n) if not folded[seat]]
+    start = last_aggressor
+    if start is None or folded[start]:
+        start = (button + 1) % n
+    return clockwise_from(start, live, n)
+
+
+def award_pots(
+    *,
+    pots: Sequence[Pot],
+    values: Sequence[int],
+    odd_chip: OddChip,
+    button: int,
+    hole: Sequence[Sequence[Card] | None],
+) -> list[tuple[int, list[tuple[int, int]]]]:
+    """R4.1: each pot to the best hand eligible for it, equal hands splitting it (R1.5); R4.2:
+    odd chips by the table's rule. Gives each pot's amount and its (seat, chips) shares."""
+    n = len(values)
+    awards = []
+    for pot in pots:
+        best = max(values[seat] for seat in pot.eligible)
+        winners = [seat for seat in pot.eligible if values[seat] == best]
+        if len(winners) > 1:
+            winners = odd_chip_order(winners, rule=odd_chip, button=button, n=n, hole=hole)
+        awards.append((pot.amount, split_pot(pot.amount, winners)))
+    return awards

@@ -1,6 +1,7 @@
 """Side pots (R3.9), uncalled bets, showdown (R4.1) and the odd chip (R4.2)."""
 
 from tables.engine import (
+    AnteMode,
     AwardPot,
     OddChip,
     Pot,
@@ -28,6 +29,29 @@ def test_r3_9_folded_chips_are_dead_money_in_the_pots_they_reach():
         Pot(amount=650, eligible=frozenset({0, 3})),
         Pot(amount=200, eligible=frozenset({3})),
     ]
+
+
+def test_big_blind_ante_is_dead_money_in_the_main_pot():
+    assert build_pots([150, 50, 150], [True, False, True], dead=100) == [
+        Pot(amount=450, eligible=frozenset({0, 2}))
+    ]
+
+
+def test_big_blind_ante_short_all_in_wins_the_whole_ante():
+    rules = make_rules(ante=100, ante_mode=AnteMode.BIG_BLIND)
+    hand = make_hand(
+        rules=rules,
+        stacks=[150, 1000, 1000],
+        hole=["AsAh", "KsKd", "2c3d"],
+        board="Qc8d7s4h2s",
+    )
+    hand.raise_to(150)  # button all-in
+    hand.fold()
+    hand.call()
+    assert hand.is_over
+    # The whole ante is in the main pot: no side pot gives part of it back to the big blind.
+    assert hand.pots == [Pot(amount=450, eligible=frozenset({0, 2}))]
+    assert hand.stacks == [450, 950, 750]
 
 
 def test_split_pot_gives_odd_chips_in_the_order_given():
