@@ -97,7 +97,7 @@ class Season(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("scoring:season_detail", args=[self.pk])
+        return reverse("seasons:season_detail", args=[self.pk])
 
     def clean(self) -> None:
         if self.formula not in points.FORMULAS:

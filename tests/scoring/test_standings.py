@@ -79,3 +79,66 @@ def test_a_place_outside_the_field_is_refused():
 
 def test_an_empty_season_has_an_empty_table():
     assert season_standings([], formula=linear) == []
+
+
+# ---- the registry's formulas and the selector over the database -------------------------------
+
+from scoring import points  # noqa: E402
+from scoring.season_selectors import formula_for, season_table  # noqa: E402
+from tests.scoring.season_helpers import finished_event, make_season  # noqa: E402
+
+
+def test_r6_1_winner_of_n_gets_n_and_last_gets_one():
+    assert [points.linear(place=p, entrants=4) for p in (1, 2, 3, 4)] == [4, 3, 2, 1]
+
+
+def test_r6_2_times_ten_gives_the_first_of_four_forty():
+    assert [points.linear_x10(place=p, entrants=4) for p in (1, 2, 3, 4)] == [40, 30, 20, 10]
+
+
+def test_the_third_formula_rewards_the_field_and_the_top():
+    assert points.square_root(place=1, entrants=4) == 20  # 10 * sqrt(4)
+    assert points.square_root(place=4, entrants=4) == 10
+    assert points.square_root(place=1, entrants=16) == 40
+
+
+def test_the_registry_names_three_formulas_and_defaults_to_r6_1():
+    assert set(points.FORMULAS) == {"linear", "linear_x10", "square_root"}
+    assert points.DEFAULT_FORMULA == "linear"
+    assert formula_for("linear_x10")(1, 4) == 40
+
+
+@pytest.mark.django_db
+def test_standings_recompute_when_a_place_is_corrected():
+    season = make_season()
+    event = finished_event(season=season, names=["Anna", "Bert", "Cleo"])
+    assert season_table(season).standings[0].player_name == "Anna"
+    # The floor corrects the result: Bert won, Anna came second.
+    anna, bert = event.entries.get(player__name="Anna"), event.entries.get(player__name="Bert")
+    anna.place, bert.place = 2, 1
+    anna.save()
+    bert.save()
+    table = season_table(season)
+    assert [(s.player_name, s.points) for s in table.standings[:2]] == [("Bert", 3), ("Anna", 2)]
+
+
+@pytest.mark.django_db
+def test_what_if_shows_another_formula_and_leaves_the_season_alone():
+    season = make_season(formula="linear")
+    finished_event(season=season, names=["Anna", "Bert", "Cleo", "Dora"])
+    what_if = season_table(season, formula="linear_x10")
+    assert what_if.is_what_if and what_if.standings[0].points == 40
+    season.refresh_from_db()
+    assert season.formula == "linear"
+    assert season_table(season).standings[0].points == 4
+
+
+@pytest.mark.django_db
+def test_events_of_other_seasons_do_not_count():
+    season, other = make_season(), make_season(name="Summer")
+    finished_event(season=season, names=["Anna", "Bert"])
+    finished_event(season=other, names=["Bert", "Anna"])
+    finished_event(season=None, names=["Bert", "Anna"])
+    assert [(s.player_name, s.points) for s in season_table(season).standings] == [
+        ("Anna", 2), ("Bert", 1),
+    ]  # fmt: skip

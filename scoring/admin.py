@@ -1,0 +1,58 @@
+"""Django admin for seasons (formula changes audited, R6.3), satellite infractions, chip-ups."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.contrib.auth.models import User
+from django.http import HttpRequest
+
+from scoring.models import ChipUpRace, SatelliteInfraction, Season
+from scoring.season_selectors import formula_choices
+from scoring.season_services import record_season_change
+
+
+class SeasonAdminForm(forms.ModelForm[Season]):
+    """The formula as a choice of the registry (R6.3: one active formula per season)."""
+
+    formula = forms.ChoiceField(choices=formula_choices)
+
+    class Meta:
+        model = Season
+        fields = ["name", "starts_on", "ends_on", "formula"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin[Season]):
+    form = SeasonAdminForm
+    list_display = ["name", "starts_on", "ends_on", "formula", "updated_at"]
+
+    def save_model(self, request: HttpRequest, obj: Season, form: Any, change: bool) -> None:
+        before = Season.objects.filter(pk=obj.pk).values(*form.changed_data).first() or {}
+        super().save_model(request, obj, form, change)
+        user = request.user if isinstance(request.user, User) else None
+        changes = {f: [before.get(f, ""), getattr(obj, f)] for f in form.changed_data}
+        record_season_change(season=obj, actor=user, changes=changes, created=not change)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
+    """Records written by the floor's services: viewable, never edited here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(SatelliteInfraction)
+class SatelliteInfractionAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "player", "kind", "event", "other_event", "actor"]
+    list_filter = ["kind"]
+
+
+@admin.register(ChipUpRace)
+class ChipUpRaceAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "event", "table", "level_index", "chip_value", "new_chip_value"]

@@ -1,0 +1,128 @@
+"""The chip-up race at the tables (R5.11, TDA 24): which chip-up is due, run and store a race."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.models import ChipUpRace
+from tables.engine.cards import Card, card_name
+from tables.models import Seat, Table
+from tournaments import chipup
+from tournaments.entry_services import FloorError, lock_event
+from tournaments.models import Denomination, Event, Level
+from tournaments.services import record_audit
+
+
+class ChipUpError(FloorError):
+    """A race that cannot be run: no chip-up due, a player missing, a bad count."""
+
+
+@dataclass(frozen=True)
+class DueChipUp:
+    """The chip-up after a level that has ended: the chip leaving play and the next one up."""
+
+    level_index: int
+    level: Level
+    chip: Denomination
+    new_chip: Denomination
+
+
+def due_chip_up(event: Event) -> DueChipUp | None:
+    """The latest chip-up whose level has ended (Level.chip_up on that level), if any."""
+    if event.clock_level_started_at is None:
+        return None
+    levels = event.levels_list()
+    current = event.read_clock().level_index
+    for index in range(min(current, len(levels)) - 1, -1, -1):
+        chip = levels[index].chip_up
+        if chip is not None:
+            new_chip = (
+                Denomination.objects.filter(chip_set_id=chip.chip_set_id, value__gt=chip.value)
+                .order_by("value")
+                .first()
+            )
+            if new_chip is None:
+                return None
+            return DueChipUp(level_index=index, level=levels[index], chip=chip, new_chip=new_chip)
+    return None
+
+
+def dealing_order(table: Table) -> list[Seat]:
+    """The table's seats in dealing order: from the left of the button round (R5.11)."""
+    seats = sorted(table.seated.select_related("entry__player"), key=lambda seat: seat.number)
+    button = table.button_seat or 0
+    return [s for s in seats if s.number > button] + [s for s in seats if s.number <= button]
+
+
+def _line(seat: Seat, line: chipup.RaceLine) -> dict[str, object]:
+    card: Card | None = line.card
+    return {
+        "entry": seat.entry_id,
+        "name": seat.entry.player.name,
+        "seat": seat.number,
+        "small_chips": line.small_chips,
+        "exchanged": line.exchanged,
+        "leftover": line.leftover,
+        "card": card,
+        "card_name": card_name(card) if card is not None else "",
+        "race_chip": line.race_chip,
+        "saved": line.saved,
+    }
+
+
+@transaction.atomic
+def race_chip_up(
+    *,
+    event_id: int,
+    table_number: int,
+    level_index: int,
+    small_chips: Mapping[int, int],
+    no_other_chips: set[int],
+    actor: User | None,
+    deck: Sequence[Card] | None = None,
+) -> ChipUpRace:
+    """R5.11: run one table's race once, store it and audit it; a second submit finds it."""
+    event = lock_event(event_id)
+    due = due_chip_up(event)
+    if due is None or due.level_index != level_index:
+        raise ChipUpError(_("No chip-up is due after this level."))
+    table = Table.objects.select_for_update().filter(event=event, number=table_number).first()
+    if table is None or table.is_broken:
+        raise ChipUpError(_("Table %(table)s is not in play.") % {"table": table_number})
+    done = ChipUpRace.objects.filter(table=table, level_index=level_index).first()
+    if done is not None:
+        return done
+    seats = dealing_order(table)
+    if {seat.entry_id for seat in seats} != set(small_chips):
+        raise ChipUpError(_("Give the chips of every player at the table, and only theirs."))
+    if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in small_chips.values()):
+        raise ChipUpError(_("A chip count is a whole number, zero or more."))
+    result = chipup.race(
+        players=[
+            chipup.RacePlayer(
+                key=seat.entry_id,
+                small_chips=small_chips[seat.entry_id],
+                has_other_chips=seat.entry_id not in no_other_chips,
+            )
+            for seat in seats
+        ],
+        chip_value=due.chip.value,
+        new_chip_value=due.new_chip.value,
+        deck=deck,
+    )
+    race = ChipUpRace.objects.create(
+        event=event, table=table, level_index=level_index, chip_value=due.chip.value,
+        new_chip_value=due.new_chip.value, actor=actor,
+        lines=[_line(seat, line) for seat, line in zip(seats, result.lines, strict=True)],
+    )  # fmt: skip
+    record_audit(
+        actor=actor, action="chip_up.race", event=event, table=table.number,
+        level=level_index + 1, chip=due.chip.value, new_chip=due.new_chip.value,
+        pool=result.pool, race_chips=result.race_chips, lost=result.lost, lines=race.lines,
+    )  # fmt: skip
+    return race

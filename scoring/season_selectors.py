@@ -1,0 +1,194 @@
+"""Reads for season pages: standings computed on read from the entries' places (R6).
+
+Nothing is stored: a corrected place (an undo, a redo, an edit) shows on the next read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+
+from scoring import places, points
+from scoring.models import Season
+from scoring.standings import Formula, Result, Standing, season_standings
+from tournaments.models import Entry, EntryStatus, Event, EventKind, Player
+
+# Entrants are the entries whose chips came into play; a registration that never sat is none.
+IN_THE_FIELD = [EntryStatus.PLAYING, EntryStatus.BUSTED, EntryStatus.QUIT, EntryStatus.FINISHED]
+
+
+class UnknownFormulaError(ValueError):
+    """A formula key that the registry does not know."""
+
+
+def formula_for(key: str) -> Formula:
+    """The registry's formula for a key, as (place, entrants) -> points."""
+    if key not in points.FORMULAS:
+        raise UnknownFormulaError(key)
+    formula = points.FORMULAS[key]
+    return lambda place, entrants: formula.points(place=place, entrants=entrants)
+
+
+def formula_label(key: str) -> str:
+    """The formula's name for people."""
+    return str(points.FORMULAS[key].label)
+
+
+def formula_choices() -> list[tuple[str, str]]:
+    """Every formula of the registry, for a select box."""
+    return [(key, str(formula.label)) for key, formula in points.FORMULAS.items()]
+
+
+def season_formula_key(event: Event) -> str:
+    """The formula an event's places count by: its season's, else the house default (R6.1)."""
+    return event.season.formula if event.season_id and event.season else points.DEFAULT_FORMULA
+
+
+def entrants_by_event(event_ids: list[int]) -> dict[int, int]:
+    """Entrants per event: its entries whose chips came into play (a no-show is no entrant)."""
+    counts = (
+        Event.objects.filter(pk__in=event_ids)
+        .annotate(n=Count("entries", filter=Q(entries__status__in=IN_THE_FIELD)))
+        .values_list("pk", "n")
+    )
+    return dict(counts)
+
+
+def results_of(entries: list[Entry]) -> list[Result]:
+    """Plain records of entries with their events' field sizes."""
+    entrants = entrants_by_event(sorted({entry.event_id for entry in entries}))
+    return [
+        Result(
+            event_id=entry.event_id,
+            player_id=entry.player_id,
+            player_name=entry.player.name,
+            place=entry.place,
+            # A place is never beyond the field, even if a status was edited by hand.
+            entrants=max(entrants.get(entry.event_id, 0), entry.place or 1),
+        )
+        for entry in entries
+    ]
+
+
+def season_results(season: Season) -> list[Result]:
+    """Every placed entry of the season's events, as plain records."""
+    entries = Entry.objects.filter(event__season=season, place__isnull=False)
+    return results_of(list(entries.select_related("player")))
+
+
+@dataclass(frozen=True)
+class SeasonTable:
+    """A season's standings under one formula, and whether that is the stored one."""
+
+    formula: str
+    formula_label: str
+    is_what_if: bool
+    standings: list[Standing]
+    events: list[Event]
+
+    @property
+    def etag(self) -> str:
+        """A fingerprint of what the page shows: 304 when nothing changed."""
+        text = repr((self.formula, [(e.pk, e.name, e.status) for e in self.events], self.standings))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def season_table(season: Season, *, formula: str | None = None) -> SeasonTable:
+    """The season's standings under its own formula, or another one without changing it."""
+    key = formula or season.formula
+    computed = season_standings(season_results(season), formula=formula_for(key))
+    return SeasonTable(
+        formula=key,
+        formula_label=formula_label(key),
+        is_what_if=key != season.formula,
+        standings=computed,
+        events=list(Event.objects.filter(season=season).order_by("scheduled_start", "pk")),
+    )
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """One entry's result: place, field, points and, in a satellite, whether it qualified."""
+
+    event: Event
+    player_id: int
+    player_name: str
+    place: int | None
+    entrants: int
+    points: int | None
+    qualified: bool
+
+
+def _lines(entries: list[Entry]) -> list[ResultLine]:
+    lines = []
+    for entry, record in zip(entries, results_of(entries), strict=True):
+        event, place = entry.event, record.place
+        earned = formula_for(season_formula_key(event))(place, record.entrants) if place else None
+        is_satellite = event.kind == EventKind.SATELLITE
+        lines.append(
+            ResultLine(
+                event=event,
+                player_id=record.player_id,
+                player_name=record.player_name,
+                place=place,
+                entrants=record.entrants,
+                points=earned,
+                # R5.5: the top 20% of a satellite's entrants qualify for the super final.
+                qualified=is_satellite
+                and place is not None
+                and place <= places.satellite_qualifiers(record.entrants),
+            )
+        )
+    return lines
+
+
+def event_results(event: Event) -> list[ResultLine]:
+    """An event's entries in place order (unplaced last), with points by its season's formula."""
+    entries = list(
+        Entry.objects.filter(event=event, status__in=IN_THE_FIELD)
+        .select_related("player", "event__season")
+        .order_by("place", "player__name", "pk")
+    )
+    entries.sort(key=lambda entry: (entry.place is None, entry.place or 0))
+    return _lines(entries)
+
+
+def player_results(player: Player) -> list[ResultLine]:
+    """A player's events, newest first, with places and points by each season's formula."""
+    entries = list(
+        Entry.objects.filter(player=player)
+        .select_related("player", "event__season")
+        .order_by("-event__scheduled_start", "-pk")
+    )
+    return _lines(entries)
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """A player's totals: events placed, wins, best place, satellites won, points per season."""
+
+    events: int
+    wins: int
+    best_place: int | None
+    qualified: int
+    seasons: list[tuple[Season, int]]
+
+
+def player_summary(lines: list[ResultLine]) -> PlayerSummary:
+    """Totals of a player's result lines; points add up only within a season (R6.3)."""
+    placed = [line.place for line in lines if line.place is not None]
+    by_season: dict[int, tuple[Season, int]] = {}
+    for line in lines:
+        season = line.event.season
+        if season is not None and line.points is not None:
+            _, total = by_season.get(season.pk, (season, 0))
+            by_season[season.pk] = (season, total + line.points)
+    return PlayerSummary(
+        events=len(placed),
+        wins=placed.count(1),
+        best_place=min(placed, default=None),
+        qualified=sum(line.qualified for line in lines),
+        seasons=sorted(by_season.values(), key=lambda item: item[0].starts_on, reverse=True),
+    )

@@ -1,0 +1,176 @@
+"""Season pages: the leaderboard (with a what-if), a player's results, the CSV exports.
+
+Results and standings are public, as they are on the wall of a live poker room; only the
+season's formula is written here, by admins.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseBase,
+    HttpResponseRedirect,
+)
+from django.shortcuts import get_object_or_404, render
+from django.utils.cache import get_conditional_response
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from scoring import season_selectors as selectors
+from scoring.models import Season
+from scoring.season_forms import FormulaForm, WhatIfForm
+from scoring.season_services import change_season_formula
+from tournaments.entry_services import FloorError
+from tournaments.models import Event, Player
+from tournaments.satellites import compute_super_final_stacks
+from tournaments.selectors import is_admin
+from tournaments.views import floor_required
+
+View = Callable[..., HttpResponseBase]
+
+
+def admin_required(view: View) -> View:
+    """Admins only: anonymous users log in, everyone else gets 403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not is_admin(request.user):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _bad_formula(form: FormulaForm | WhatIfForm) -> HttpResponseBadRequest:
+    reason = "; ".join(str(error) for error in form.errors.get("formula", []))
+    return HttpResponseBadRequest(reason or _("Unknown points formula."), content_type="text/plain")
+
+
+@require_GET
+@vary_on_headers("Accept-Language", "Cookie")
+def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The season's leaderboard; ?formula=… shows it under another formula, changing nothing."""
+    season = get_object_or_404(Season, pk=pk)
+    formula: str | None = None
+    if request.GET.get("formula"):
+        what_if = WhatIfForm(request.GET)
+        if not what_if.is_valid():
+            return _bad_formula(what_if)
+        formula = what_if.cleaned_data["formula"]
+    table = selectors.season_table(season, formula=formula)
+    etag = f'"{table.etag}-{request.LANGUAGE_CODE}-{int(is_admin(request.user))}"'
+    not_modified = get_conditional_response(request, etag=etag)
+    if not_modified is not None:
+        return not_modified
+    context = {
+        "season": season,
+        "table": table,
+        "what_if_form": WhatIfForm(initial={"formula": table.formula}),
+        "formula_form": FormulaForm(initial={"formula": season.formula}),
+    }
+    template = "scoring/season_detail.html"
+    if getattr(request, "htmx", False):
+        template += "#leaderboard"
+    response = render(request, template, context)
+    response["ETag"] = etag
+    return response
+
+
+@require_POST
+@admin_required
+def season_formula(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """R6.3: an admin makes another formula the season's active one (audited)."""
+    season = get_object_or_404(Season, pk=pk)
+    form = FormulaForm(request.POST)
+    if not form.is_valid():
+        return _bad_formula(form)
+    user = request.user
+    assert isinstance(user, User)  # noqa: S101 - admin_required lets only users through
+    change_season_formula(season_id=season.pk, formula=form.cleaned_data["formula"], actor=user)
+    messages.success(request, _("The season now counts points by this formula."))
+    return HttpResponseRedirect(season.get_absolute_url())
+
+
+def _csv_response(filename: str) -> tuple[HttpResponse, Any]:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response, csv.writer(response)
+
+
+@require_GET
+def season_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The season's standings as CSV (public, like the leaderboard)."""
+    season = get_object_or_404(Season, pk=pk)
+    table = selectors.season_table(season)
+    response, writer = _csv_response(f"{slugify(season.name) or 'season'}-standings.csv")
+    writer.writerow(["rank", "player_id", "player", "points", "events", "wins", "best_place"])
+    for line in table.standings:
+        writer.writerow(
+            [line.rank, line.player_id, line.player_name, line.points, line.events, line.wins,
+             line.best_place]
+        )  # fmt: skip
+    return response
+
+
+@require_GET
+def event_results_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """An event's places and points as CSV (public: results are posted in the room too)."""
+    event = get_object_or_404(Event.objects.select_related("season"), pk=pk)
+    rows = selectors.event_results(event)
+    response, writer = _csv_response(f"{slugify(event.name) or 'event'}-{event.pk}-results.csv")
+    writer.writerow(["place", "player_id", "player", "entrants", "points", "qualified"])
+    for row in rows:
+        writer.writerow(
+            [row.place, row.player_id, row.player_name, row.entrants, row.points,
+             "yes" if row.qualified else ""]
+        )  # fmt: skip
+    return response
+
+
+@require_GET
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's events: places, points and satellites qualified for."""
+    player = get_object_or_404(Player, pk=pk)
+    results = selectors.player_results(player)
+    context = {
+        "player": player,
+        "results": results,
+        "summary": selectors.player_summary(results),
+    }
+    return render(request, "scoring/player_detail.html", context)
+
+
+@floor_required
+def super_final_stacks(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """R5.5: the final's entries with satellites won and stacks; POST sets them from the season."""
+    event = get_object_or_404(Event.objects.select_related("season"), pk=pk)
+    status = 200
+    if request.method == "POST":
+        user = request.user
+        assert isinstance(user, User)  # noqa: S101 - floor_required lets only users through
+        try:
+            changes = compute_super_final_stacks(event_id=event.pk, actor=user)
+        except FloorError as error:
+            messages.error(request, str(error))
+            status = 400
+        else:
+            messages.success(request, _("%(count)s starting stacks set.") % {"count": len(changes)})
+            return HttpResponseRedirect(request.path)
+    entries = event.entries.select_related("player").order_by("player__name")
+    context = {"event": event, "entries": entries}
+    return render(request, "scoring/season_super_final.html", context, status=status)
