@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -12,7 +13,13 @@ from django.utils.translation import gettext as _
 from scoring import places
 from scoring.models import InfractionKind, SatelliteInfraction
 from scoring.season_selectors import entrants_by_event
-from tournaments.entry_services import FloorError, lock_event, starting_stack_for
+from tournaments.entry_services import (
+    FloorError,
+    check_in_entry,
+    lock_event,
+    register_entry,
+    starting_stack_for,
+)
 from tournaments.models import Entry, EntryStatus, Event, EventKind, EventStatus, Player
 from tournaments.services import record_audit
 
@@ -173,3 +180,20 @@ def warning_text(infraction: SatelliteInfraction) -> str:
         "Warning: %(name)s is also playing %(other)s. Nobody plays two satellites at once; "
         "next time he is excluded (R5.5)."
     ) % {"name": infraction.player.name, "other": infraction.other_event.name}
+
+
+def register_for_satellite(*, event_id: int, actor: User | None, **kwargs: Any) -> Entry:
+    """register_entry, screened first for two running satellites (R5.5)."""
+    player = (
+        kwargs.get("player")
+        or Player.objects.filter(name__iexact=" ".join(str(kwargs.get("name", "")).split())).first()
+    )
+    screen_satellite_entry(event_id=event_id, player=player, actor=actor)
+    return register_entry(event_id=event_id, actor=actor, **kwargs)
+
+
+def check_in_for_satellite(*, event_id: int, entry_id: int, actor: User | None) -> Entry:
+    """check_in_entry, screened first for two running satellites (R5.5)."""
+    entry = Entry.objects.select_related("player").get(pk=entry_id)
+    screen_satellite_entry(event_id=event_id, player=entry.player, actor=actor)
+    return check_in_entry(event_id=event_id, entry_id=entry_id, actor=actor)

@@ -1,0 +1,128 @@
+"""R5.11 / TDA 24: the floor's chip-up race page: stored, audited, one chip each, nobody out."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from scoring.chipup_services import race_chip_up
+from scoring.models import ChipUpRace
+from tables.models import Seat, Table
+from tests.factories import make_entries, make_event, make_structure
+from tournaments import chipup
+from tournaments.models import AuditEvent, Denomination, EntryStatus
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    """Level 1 (with the chip-up of the 25s) has ended; four players at table 1, button seat 3."""
+    structure = make_structure(name="Chip-up structure")
+    first = structure.levels.get(position=1)
+    first.chip_up = Denomination.objects.get(chip_set=structure.chip_set, value=25)
+    first.save()
+    event = make_event(structure=structure)
+    event.clock_level_index, event.clock_level_started_at = 1, timezone.now()
+    event.status = "running"
+    event.save()
+    table = Table.objects.create(event=event, number=1, seats=10, button_seat=3)
+    for seat, entry in zip((1, 3, 5, 8), make_entries(event=event, count=4), strict=True):
+        entry.status = EntryStatus.PLAYING
+        entry.save()
+        Seat.objects.create(table=table, number=seat, entry=entry)
+    return event
+
+
+def chips_form(event, counts, alone=()):
+    entries = [s.entry for s in Seat.objects.filter(table__event=event).order_by("number")]
+    data = {"table": "1", "level": "0"}
+    for entry, count in zip(entries, counts, strict=True):
+        data[f"chips_{entry.pk}"] = str(count)
+        if entry.player.name in alone:
+            data[f"alone_{entry.pk}"] = "on"
+    return data
+
+
+def test_the_page_shows_the_due_chip_up_and_seats_from_left_of_the_button(
+    client, floor_user, event
+):
+    client.force_login(floor_user)
+    response = client.get(f"/events/{event.pk}/floor/chip-up/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "The 25s" in html and "chips of 100" in html
+    # Button in seat 3: the deal starts at seat 5, then 8, 1, 3.
+    order = [html.index(f"Player {n:02d}</label>") for n in (3, 4, 1, 2)]
+    assert order == sorted(order)
+
+
+def test_a_race_is_stored_audited_and_gives_at_most_one_chip_each(client, floor_user, event):
+    client.force_login(floor_user)
+    # Leftovers 3, 2, 1, 3 of the 25s: 9 x 25 = 225 -> two 100s, 25 lost (less than half).
+    response = client.post(f"/events/{event.pk}/floor/chip-up/", chips_form(event, [3, 2, 1, 3]))
+    assert response.status_code == 302
+    race = ChipUpRace.objects.get()
+    winners = [line for line in race.lines if line["race_chip"]]
+    assert len(winners) == 2 and len({w["entry"] for w in winners}) == 2
+    cards = [line["card"] for line in race.lines]
+    assert len(set(cards)) == 4  # one card each, no card twice
+    best_two = sorted(cards, reverse=True)[:2]
+    assert sorted(w["card"] for w in winners) == sorted(best_two)
+    audit = AuditEvent.objects.get(action="chip_up.race")
+    assert audit.actor == floor_user and audit.data["race_chips"] == 2 and audit.data["lost"] == 25
+    page = client.get(f"/events/{event.pk}/floor/chip-up/").content.decode()
+    assert "playing-card" in page and any(s in page for s in "♠♥♦♣")
+    # A second submit of the same table races nothing again.
+    client.post(f"/events/{event.pk}/floor/chip-up/", chips_form(event, [0, 0, 0, 0]))
+    assert ChipUpRace.objects.count() == 1
+
+
+def test_nobody_is_raced_out(floor_user, event):
+    seats = Seat.objects.filter(table__event=event).order_by("number")
+    counts = {s.entry_id: n for s, n in zip(seats, [1, 1, 1, 1], strict=True)}
+    alone = {seats[0].entry_id}
+    # Deal order 5, 8, 1, 3: seat 1 (alone, only a 25 left) gets the lowest card.
+    deck = [51, 50, 49, 0, *range(1, 49)]
+    race = race_chip_up(
+        event_id=event.pk, table_number=1, level_index=0, small_chips=counts,
+        no_other_chips=alone, actor=floor_user, deck=deck,
+    )  # fmt: skip
+    line = next(x for x in race.lines if x["entry"] == seats[0].entry_id)
+    assert not line["race_chip"] and line["saved"]  # he keeps a chip and plays on
+
+
+@pytest.mark.parametrize("bad", ["-1", "2.5", "two", ""])
+def test_bad_chip_counts_are_a_form_error_and_change_nothing(client, floor_user, event, bad):
+    client.force_login(floor_user)
+    data = chips_form(event, [1, 1, 1, 1])
+    first_key = next(k for k in data if k.startswith("chips_"))
+    data[first_key] = bad
+    response = client.post(f"/events/{event.pk}/floor/chip-up/", data)
+    assert response.status_code == 400
+    assert 'class="errorlist"' in response.content.decode()
+    assert not ChipUpRace.objects.exists()
+    assert not AuditEvent.objects.filter(action="chip_up.race").exists()
+
+
+def test_the_chip_up_page_is_floor_only(client, player_user, event):
+    url = f"/events/{event.pk}/floor/chip-up/"
+    assert "/accounts/login/" in client.get(url)["Location"]
+    assert client.post(url, chips_form(event, [1, 1, 1, 1])).status_code == 302
+    client.force_login(player_user)
+    assert client.get(url).status_code == 403
+    assert client.post(url, chips_form(event, [1, 1, 1, 1])).status_code == 403
+    assert not ChipUpRace.objects.exists()
+
+
+def test_pure_race_rounds_half_a_chip_up_and_exchanges_whole_sets():
+    players = [chipup.RacePlayer(key=k, small_chips=n) for k, n in ((1, 6), (2, 1), (3, 1))]
+    result = chipup.race(players=players, chip_value=25, new_chip_value=100, deck=list(range(52)))
+    # Player 1 exchanges one set of four and races 2; pool 2+1+1 = 4 x 25 = one 100.
+    assert result.lines[0].exchanged == 1 and result.lines[0].leftover == 2
+    assert result.pool == 100 and result.race_chips == 1 and result.lost == 0
+    half = chipup.race(
+        players=[chipup.RacePlayer(key=1, small_chips=1), chipup.RacePlayer(key=2, small_chips=1)],
+        chip_value=25, new_chip_value=100, deck=list(range(52)),
+    )  # fmt: skip
+    assert half.race_chips == 1 and [x.race_chip for x in half.lines] == [False, True]
