@@ -148,8 +148,7 @@ def celery(*args: str) -> list[str]:
     return [str(VENV_BIN / "celery"), "-A", "config", *args]
 
 
-@pytest.fixture
-def postgres_test_url() -> str:
+def processes_database_url() -> str:
     """A DATABASE_URL for pytest-django's test database, for processes started by a test."""
     from django.db import connection
 
@@ -160,6 +159,11 @@ def postgres_test_url() -> str:
     info = connection.settings_dict
     credentials = info["USER"] + (f":{info['PASSWORD']}" if info["PASSWORD"] else "")
     return f"postgres://{credentials}@{info['HOST']}:{info['PORT'] or 5432}/{info['NAME']}"
+
+
+@pytest.fixture
+def postgres_test_url(django_db_setup: None) -> str:
+    return processes_database_url()
 
 
 @pytest.fixture

@@ -1,0 +1,182 @@
+"""The event stream under uvicorn on Redis: a clock change reaches an open stream within 2 s.
+
+uvicorn runs as in production (config.asgi, REDIS_URL set, so LIVE_BUS is redis) on pytest's
+test database; the clock actions run in the test process through the services, whose
+on_commit pushes go over the same Redis.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+
+import httpx
+import pytest
+from django.conf import settings
+
+from tests import factories
+from tests.integration.conftest import (
+    VENV_BIN,
+    Processes,
+    base_env,
+    free_port,
+    processes_database_url,
+    wait_until,
+)
+from tournaments import services
+from tournaments.models import Event
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+PUSH_DEADLINE = 2.0  # seconds from the commit to the stream, the goal of DESIGN.md's live pages
+
+
+class Stream:
+    """One open SSE connection read in a thread: (received at, event name, data) in a queue."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.events: queue.Queue[tuple[float, str, str]] = queue.Queue()
+        self.status: int | None = None
+        self._client = httpx.Client(timeout=httpx.Timeout(5, read=60))
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        name, data = "", []
+        try:
+            with self._client.stream("GET", self.url) as response:
+                self.status = response.status_code
+                for line in response.iter_lines():
+                    if line.startswith(":"):
+                        self.events.put((time.monotonic(), "comment", line[1:].strip()))
+                    elif line.startswith("event:"):
+                        name = line[6:].strip()
+                    elif line.startswith("data:"):
+                        data.append(line[5:].strip())
+                    elif not line and name:
+                        self.events.put((time.monotonic(), name, "\n".join(data)))
+                        name, data = "", []
+        except httpx.HTTPError as error:
+            self.events.put((time.monotonic(), "error", repr(error)))
+
+    def next(self, timeout: float) -> tuple[float, str, str]:
+        try:
+            return self.events.get(timeout=timeout)
+        except queue.Empty:
+            pytest.fail(f"nothing arrived on {self.url} within {timeout} s")
+
+    def wait_connected(self) -> None:
+        received, name, data = self.next(timeout=15)
+        assert self.status == 200, f"the stream answered {self.status}"
+        assert (name, data) == ("comment", "connected"), (name, data)
+
+    def close(self) -> None:
+        self._client.close()
+        self._thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def events_server(django_db_setup, tmp_path_factory) -> Iterator[str]:
+    """uvicorn with config.asgi on the test database and the test process's Redis.
+
+    One server for the module: streams hold no database connection, so the flush between
+    tests does not wait for it.
+    """
+    assert settings.LIVE_BUS == "redis", "the stream test needs REDIS_URL (the production bus)"
+    processes = Processes(tmp_path_factory.mktemp("uvicorn"))
+    port = free_port()
+    env = base_env(
+        DATABASE_URL=processes_database_url(), REDIS_URL=settings.REDIS_URL, LIVE_BUS=None
+    )
+    processes.start(
+        "uvicorn",
+        [
+            str(VENV_BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
+            "--port", str(port), "--log-level", "warning",
+        ],
+        env=env,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        processes.assert_alive("uvicorn")
+        try:
+            return httpx.get(f"{base}/", timeout=2).status_code == 200
+        except httpx.TransportError:
+            return False
+
+    try:
+        wait_until(up, timeout=30, what="uvicorn to answer")
+        yield base
+    finally:
+        processes.stop_all()
+
+
+@pytest.fixture
+def open_stream() -> Iterator[Callable[[str], Stream]]:
+    streams: list[Stream] = []
+
+    def opener(url: str) -> Stream:
+        stream = Stream(url)
+        streams.append(stream)
+        stream.wait_connected()
+        return stream
+
+    yield opener
+    for stream in streams:
+        stream.close()
+
+
+def next_changed(stream: Stream, timeout: float) -> tuple[float, dict[str, object]]:
+    """The next `changed` event (heartbeats skipped) and when it arrived."""
+    deadline = time.monotonic() + timeout
+    while True:
+        received, name, data = stream.next(max(deadline - time.monotonic(), 0.01))
+        assert name != "error", data
+        if name == "changed":
+            return received, json.loads(data)
+
+
+def test_a_floor_clock_action_reaches_the_open_stream_within_two_seconds(
+    events_server, open_stream, floor_user
+):
+    event = factories.make_event(code="strm01")
+    stream = open_stream(f"{events_server}/e/{event.code}/events/")
+
+    acted = time.monotonic()
+    services.act_on_clock(event_id=event.pk, actor=floor_user, action=services.ClockAction.START)
+    received, payload = next_changed(stream, timeout=PUSH_DEADLINE)
+
+    assert received - acted < PUSH_DEADLINE
+    assert payload["event"] == event.pk
+    assert payload["what"] == "clock"
+
+
+def test_a_stream_hears_only_its_own_event_and_the_reconciler_too(
+    events_server, open_stream, floor_user
+):
+    mine = factories.make_event(code="strm02")
+    other = factories.make_event(code="strm03", structure=mine.structure)
+    stream = open_stream(f"{events_server}/e/{mine.code}/events/")
+
+    services.act_on_clock(event_id=other.pk, actor=floor_user, action=services.ClockAction.START)
+    services.act_on_clock(event_id=mine.pk, actor=floor_user, action=services.ClockAction.START)
+    _received, payload = next_changed(stream, timeout=PUSH_DEADLINE)
+    assert payload["event"] == mine.pk, "a change of another event reached this stream"
+
+    # A level that starts on its own is pushed by the reconciler (beat's job) the same way.
+    later = Event.objects.get(pk=mine.pk).read_clock().ends_at + timedelta(seconds=1)
+    acted = time.monotonic()
+    assert services.reconcile_clock(event_id=mine.pk, now=later)
+    received, payload = next_changed(stream, timeout=PUSH_DEADLINE)
+    assert received - acted < PUSH_DEADLINE
+    assert (payload["event"], payload["what"]) == (mine.pk, "level")
+
+
+def test_an_unknown_event_has_no_stream(events_server):
+    assert httpx.get(f"{events_server}/e/nosuch/events/", timeout=5).status_code == 404
