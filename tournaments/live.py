@@ -235,40 +235,50 @@ def stream_event_sync(event_id: int, *, seconds: float, heartbeat: float = 5.0) 
 
     A WSGI worker is held while it runs, so it closes after ``seconds``; the browser reconnects.
     """
-    channel = channel_for(event_id)
     deadline = time.monotonic() + seconds
     beat = time.monotonic() + heartbeat
-    yield f"retry: {RETRY_MS}\n" + _sse(comment="connected")
-    for payload in _poll_sync(channel, deadline):
-        if payload is None:
-            if time.monotonic() >= beat:
+    with _SyncPoller(channel_for(event_id)) as poller:
+        yield f"retry: {RETRY_MS}\n" + _sse(comment="connected")
+        while time.monotonic() < deadline:
+            payloads = poller.poll()
+            for payload in payloads:
+                yield _sse(event="changed", data=payload)
+            if not payloads and time.monotonic() >= beat:
                 beat = time.monotonic() + heartbeat
                 yield _sse(comment="heartbeat")
-            continue
-        yield _sse(event="changed", data=payload)
 
 
-def _poll_sync(channel: str, deadline: float) -> Iterator[str | None]:
-    """Payloads on ``channel`` until ``deadline``; None between them, every poll interval."""
-    if settings.LIVE_BUS == "redis":
-        pubsub = _redis().pubsub()  # type: ignore[no-untyped-call]
-        pubsub.subscribe(channel)
-        try:
-            while time.monotonic() < deadline:
-                message = pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=DB_POLL_SECONDS
-                )
-                yield _text(message["data"]) if message else None
-        finally:
-            pubsub.close()
-        return
-    last_id = _db_last_id()
-    while time.monotonic() < deadline:
-        rows = LiveMessage.objects.filter(id__gt=last_id, channel=channel).order_by("id")
-        found = list(rows.values_list("id", "payload"))
-        for message_id, payload in found:
-            last_id = message_id
-            yield payload
+class _SyncPoller:
+    """Reads one channel of the bus from a thread: subscribed (or positioned) on entry."""
+
+    def __init__(self, channel: str) -> None:
+        self.channel = channel
+        self.pubsub: redis.client.PubSub | None = None
+        self.last_id = 0
+
+    def __enter__(self) -> _SyncPoller:
+        if settings.LIVE_BUS == "redis":
+            self.pubsub = _redis().pubsub()  # type: ignore[no-untyped-call]
+            self.pubsub.subscribe(self.channel)
+        else:
+            self.last_id = _db_last_id()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pubsub is not None:
+            self.pubsub.close()
+
+    def poll(self) -> list[str]:
+        """The payloads published since the last poll, waiting up to one poll interval."""
+        if self.pubsub is not None:
+            message = self.pubsub.get_message(
+                ignore_subscribe_messages=True, timeout=DB_POLL_SECONDS
+            )
+            return [_text(message["data"])] if message else []
+        rows = LiveMessage.objects.filter(id__gt=self.last_id, channel=self.channel)
+        found = list(rows.order_by("id").values_list("id", "payload"))
         if not found:
-            yield None
             time.sleep(DB_POLL_SECONDS)
+            return []
+        self.last_id = found[-1][0]
+        return [payload for _id, payload in found]

@@ -1,0 +1,115 @@
+"""The clock in real Chromium: the floor acts on the dashboard, phones and the TV follow in 2 s."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import login
+from tests.factories import make_event, make_structure, make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+FOLLOW_MS = 2_000  # DESIGN.md: every page shows a floor action within 2 seconds
+
+
+@pytest.fixture
+def event(settings):
+    # The threaded test server is WSGI: let it hold a bounded event stream per page.
+    settings.LIVE_WSGI_STREAM_SECONDS = 30
+    make_user(username="floor", role="floor", password="pw")
+    structure = make_structure(levels=((25, 50, 0, 12), (50, 100, 25, 12), (100, 200, 25, 12)))
+    return make_event(structure=structure, name="Browser Deepstack", code="brw123")
+
+
+@pytest.fixture
+def tv_page(browser):
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def open_dashboard(page, live_server, event):
+    login(page, live_server, "floor")
+    page.goto(f"{live_server.url}/events/{event.pk}/floor/")
+    expect(page.locator("#floor")).to_be_visible()
+
+
+def test_a_pause_on_the_dashboard_shows_on_a_phone(live_server, page, phone_page, event):
+    phone_page.goto(f"{live_server.url}/e/{event.code}/")
+    status = phone_page.get_by_test_id("clock-status")
+    expect(status).to_have_text("Not started")
+    open_dashboard(page, live_server, event)
+
+    page.get_by_role("button", name="Start the clock").click()
+    expect(page.get_by_test_id("clock-status")).to_have_text("Running")
+    expect(status).to_have_text("Running", timeout=FOLLOW_MS)
+
+    page.get_by_role("button", name="Pause").click()
+    expect(status).to_have_text("Paused", timeout=FOLLOW_MS)
+    expect(phone_page.locator("#clock")).to_have_attribute("data-status", "paused")
+    # Stopped: the phone's countdown does not move any more.
+    shown = phone_page.locator("[data-countdown]").inner_text()
+    phone_page.wait_for_timeout(1_500)
+    assert phone_page.locator("[data-countdown]").inner_text() == shown
+    # The phone layout fits 360 px: nothing scrolls sideways.
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_next_level_shows_on_the_tv_and_the_phone(live_server, page, phone_page, tv_page, event):
+    tv_page.goto(f"{live_server.url}/e/{event.code}/tv/")
+    phone_page.goto(f"{live_server.url}/e/{event.code}/")
+    expect(tv_page.get_by_test_id("blinds")).to_contain_text("25 / 50")
+    expect(tv_page.locator(".tv-qr svg")).to_be_visible()
+    open_dashboard(page, live_server, event)
+    page.get_by_role("button", name="Start the clock").click()
+    expect(page.get_by_test_id("clock-status")).to_have_text("Running")
+
+    page.get_by_role("button", name="Next level").click()
+    for viewer in (tv_page, phone_page):
+        expect(viewer.get_by_test_id("level-name")).to_have_text("Level 2", timeout=FOLLOW_MS)
+        expect(viewer.get_by_test_id("blinds")).to_contain_text("50 / 100")
+        expect(viewer.get_by_test_id("blinds")).to_contain_text("Ante 25")
+    expect(page.get_by_test_id("level-name")).to_have_text("Level 2")
+
+
+def test_keyboard_shortcuts_and_a_stale_page(live_server, page, browser, event):
+    open_dashboard(page, live_server, event)
+    expect(page.locator(".shortcuts")).to_contain_text("Space")
+    page.get_by_role("button", name="Start the clock").click()
+    expect(page.get_by_test_id("clock-status")).to_have_text("Running")
+    page.keyboard.press("Space")
+    expect(page.get_by_test_id("clock-status")).to_have_text("Paused")
+    page.keyboard.press("n")
+    expect(page.get_by_test_id("level-name")).to_have_text("Level 2")
+    page.keyboard.press("+")
+    expect(page.locator("[data-countdown]")).to_have_text("13:00")
+
+    # A second floor page acts first; the first page's next press is stale and says so.
+    other = browser.new_context()
+    second = other.new_page()
+    login(second, live_server, "floor")
+    second.goto(f"{live_server.url}/events/{event.pk}/floor/")
+    second.get_by_role("button", name="Resume").click()
+    expect(second.get_by_test_id("clock-status")).to_have_text("Running")
+    other.close()
+    expect(page.get_by_test_id("clock-status")).to_have_text("Running", timeout=FOLLOW_MS)
+    # A press from a page that still shows an old clock version changes nothing and says so.
+    page.evaluate(
+        "document.querySelector('button[data-action=next]').closest('form')"
+        ".querySelector('[name=expected_version]').value = '1'"
+    )
+    page.get_by_role("button", name="Next level").click()
+    expect(page.locator("#clock-error")).to_contain_text("Someone changed the clock")
+    expect(page.get_by_test_id("level-name")).to_have_text("Level 2")
+
+
+def test_the_dashboard_needs_floor_staff(live_server, page, event):
+    make_user(username="player", role="player", password="pw")
+    page.goto(f"{live_server.url}/events/{event.pk}/floor/")
+    assert "/accounts/login/" in page.url
+    login(page, live_server, "player")
+    response = page.goto(f"{live_server.url}/events/{event.pk}/floor/")
+    assert response.status == 403
