@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db.models import F
@@ -30,6 +31,16 @@ class DenominationInline(admin.TabularInline[Denomination, ChipSet]):
 @admin.register(ChipSet)
 class ChipSetAdmin(admin.ModelAdmin[ChipSet]):
     inlines = [DenominationInline]
+
+
+class LevelAdminForm(forms.ModelForm[Level]):
+    def validate_constraints(self) -> None:
+        """Positions are checked across the formset and saved in two passes (LevelFormSet.save),
+        so a swap must not clash with the rows as they are in the database now."""
+        try:
+            self.instance.validate_constraints(exclude={"position"})
+        except ValidationError as error:
+            self.add_error(None, error)
 
 
 class LevelFormSet(BaseInlineFormSet[Level, BlindStructure, Any]):
@@ -77,6 +88,7 @@ class LevelFormSet(BaseInlineFormSet[Level, BlindStructure, Any]):
 
 class LevelInline(admin.TabularInline[Level, BlindStructure]):
     model = Level
+    form = LevelAdminForm
     formset = LevelFormSet
     extra = 0
     ordering = ["position"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django import forms
@@ -40,6 +41,7 @@ class LevelForm(forms.Form):
         kwargs.setdefault("auto_id", f"{form_id}-%s")
         super().__init__(*args, **kwargs)
         self.form_id = form_id
+        self.structure = structure
         chip_up = self.fields["chip_up"]
         assert isinstance(chip_up, forms.ModelChoiceField)  # noqa: S101 - declared above
         chip_up.queryset = structure.chip_set.denominations.all()
@@ -69,7 +71,11 @@ class LevelForm(forms.Form):
         data = super().clean() or {}
         if self.errors:
             return data
-        for message in structures.check_level(self.spec()):
+        spec = self.spec()
+        if self.structure.game == "limit" and not spec.small_blind and not spec.is_break:
+            # R2.4: the service fills in the small blind; check the rest with a stand-in.
+            spec = dataclasses.replace(spec, small_blind=max(1, spec.big_blind // 2))
+        for message in structures.check_level(spec):
             self.add_error(None, message[:1].upper() + message[1:])
         return data
 

@@ -228,11 +228,18 @@ def _refuse(
     )
 
 
+def _refuse_preset(request: HttpRequest, structure: BlindStructure) -> HttpResponse:
+    message = _("Presets are read-only: duplicate the structure to change it.")
+    return _render_editor(request, structure, errors=[message], status=UNPROCESSABLE)
+
+
 @require_POST
 @admin_required
 def level_add(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a level at the end, or insert it at the posted position."""
     structure = get_object_or_404(BlindStructure.objects.select_related("chip_set"), pk=pk)
+    if structure.is_preset:
+        return _refuse_preset(request, structure)
     raw_position = request.POST.get("position", "")
     insert_at = int(raw_position) if raw_position.isdigit() else None
     form_id = "level-add" if insert_at is None else "level-insert"
@@ -259,6 +266,8 @@ def level_update(request: HttpRequest, pk: int, level_pk: int) -> HttpResponse:
     """Change one level in place."""
     level = get_object_or_404(Level.objects.select_related("structure"), pk=level_pk, structure=pk)
     structure = level.structure
+    if structure.is_preset:
+        return _refuse_preset(request, structure)
     form = LevelForm(request.POST, structure=structure, form_id="level-edit")
     if form.is_valid():
         try:
