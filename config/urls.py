@@ -13,5 +13,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("tournaments.urls")),
+    path("", include("tables.urls")),
+    path("", include("scoring.urls")),
     path("", include("scoring.season_urls")),
 ]

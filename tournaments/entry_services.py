@@ -8,11 +8,10 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from scoring import places
 from tournaments import live
 from tournaments.models import Entry, EntryStatus, Event, EventKind, Player
 from tournaments.services import record_audit
-
-SATELLITE_BONUS_CHIPS = 3_000  # R5.5: every satellite won adds 3,000 chips in the super final
 
 
 class FloorError(ValueError):
@@ -58,8 +57,9 @@ def lock_entries(*, event: Event, entry_ids: Iterable[int]) -> list[Entry]:
 
 def starting_stack_for(*, event: Event, satellites_won: int) -> int:
     """The event's starting stack, plus 3,000 per satellite won in a super final (R5.5)."""
-    bonus = SATELLITE_BONUS_CHIPS * satellites_won if event.kind == EventKind.FINAL else 0
-    return event.starting_stack + bonus  # R5.5
+    if event.kind != EventKind.FINAL:
+        return event.starting_stack
+    return places.super_final_stack(event_stack=event.starting_stack, satellites_won=satellites_won)
 
 
 @transaction.atomic

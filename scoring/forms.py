@@ -1,0 +1,99 @@
+"""Forms of busts, quits and an agreed stop: players with their stacks and tie cards."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.placing import StackInput
+from tables.engine.cards import parse_card
+from tournaments.models import Entry
+
+# 12000, 12,000, 12.000 (German) or 12 000; never a fraction.
+STACK_PATTERN = re.compile(r"\d+|\d{1,3}(?:[,. _]\d{3})+")
+
+
+def parse_stack(raw: str | None) -> int | None:
+    """A chip count as typed: digits, with optional thousands separators; None when empty."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    if not STACK_PATTERN.fullmatch(text):
+        raise forms.ValidationError(_("A stack is a positive whole number of chips."))
+    value = int(re.sub(r"\D", "", text))
+    if value <= 0:
+        raise forms.ValidationError(_("A stack is a positive whole number of chips."))
+    return value
+
+
+def parse_tie_card(raw: str | None) -> int | None:
+    """A drawn card such as 'As' or 'Td'; None when empty."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    text = text[:-1].upper() + text[-1:].lower()
+    try:
+        return parse_card(text)
+    except ValueError as error:
+        raise forms.ValidationError(
+            _("%(card)s is not a card: write a rank and a suit, such as As or Td.") % {"card": raw}
+        ) from error
+
+
+class StacksForm(forms.Form):
+    """Chosen players (``out``) with ``stack-<id>`` and ``card-<id>`` for each of them."""
+
+    out = forms.TypedMultipleChoiceField(coerce=int, label=_("Players out"))
+    key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+    require_all = False
+
+    def __init__(self, *args: Any, entries: Sequence[Entry], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.entries = {e.pk: e for e in entries}
+        out = self.fields["out"]
+        assert isinstance(out, forms.TypedMultipleChoiceField)  # noqa: S101 - declared above
+        out.choices = [(e.pk, e.player.name) for e in entries]
+        if self.require_all:
+            out.required = False
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        chosen = list(self.entries) if self.require_all else cleaned.get("out", [])
+        rows: list[StackInput] = []
+        for entry_id in chosen:
+            name = self.entries[entry_id].player.name
+            try:
+                stack = parse_stack(self.data.get(f"stack-{entry_id}"))
+                card = parse_tie_card(self.data.get(f"card-{entry_id}"))
+            except forms.ValidationError as error:
+                raise forms.ValidationError(f"{name}: {' '.join(error.messages)}") from error
+            if stack is None:
+                raise forms.ValidationError(_("%(name)s: give the stack.") % {"name": name})
+            rows.append(StackInput(entry_id=entry_id, stack=stack, card=card))
+        cleaned["rows"] = rows
+        return cleaned
+
+
+class BustForm(StacksForm):
+    """R5.6: the players out in one hand and their stacks at the start of the hand."""
+
+
+class StopForm(StacksForm):
+    """R5.10: every remaining player's chip count."""
+
+    require_all = True
+
+
+class QuitForm(forms.Form):
+    """R5.9: the player who quits and the chips that leave play with him."""
+
+    entry = forms.IntegerField(label=_("Player"))
+    stack = forms.CharField(label=_("Chips leaving play"), required=False, max_length=20)
+    key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+
+    def clean_stack(self) -> int | None:
+        return parse_stack(self.cleaned_data.get("stack"))

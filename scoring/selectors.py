@@ -1,0 +1,80 @@
+"""Reads for pages: an event's standings (places so far, players left, chips, average stack)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Sum
+
+from scoring.models import Elimination, EliminationKind
+from tournaments.models import Entry, EntryStatus, Event
+
+# Entries whose chips came into play: they were seated at some point.
+IN_THE_FIELD = [
+    EntryStatus.PLAYING,
+    EntryStatus.BUSTED,
+    EntryStatus.QUIT,
+    EntryStatus.FINISHED,
+]
+
+
+@dataclass(frozen=True)
+class PlaceLine:
+    """One placed entry."""
+
+    place: int
+    name: str
+    kind: str
+    kind_label: str
+    entry_id: int
+
+
+@dataclass(frozen=True)
+class Standings:
+    """An event's standings as the floor, the TV and the phones show them."""
+
+    places: list[PlaceLine]
+    players_left: int
+    field: int
+    total_chips: int
+    chips_in_play: int
+    average_stack: int | None
+
+
+def event_standings(event: Event) -> Standings:
+    """Places so far (best first), players left, chips in play and the average stack."""
+    entries = Entry.objects.filter(event=event, status__in=IN_THE_FIELD)
+    total = entries.aggregate(total=Sum("starting_stack"))["total"] or 0
+    # R5.9: a quitter's chips leave play.
+    removed = (
+        Elimination.objects.active()
+        .filter(event=event, kind=EliminationKind.QUIT)
+        .aggregate(removed=Sum("stack"))["removed"]
+        or 0
+    )
+    left = entries.filter(status=EntryStatus.PLAYING).count()
+    outs = (
+        Elimination.objects.active()
+        .filter(event=event)
+        .select_related("entry__player")
+        .order_by("place", "pk")
+    )
+    places = [
+        PlaceLine(
+            place=o.place,
+            name=o.entry.player.name,
+            kind=o.kind,
+            kind_label=o.get_kind_display(),
+            entry_id=o.entry_id,
+        )
+        for o in outs
+    ]
+    in_play = total - removed
+    return Standings(
+        places=places,
+        players_left=left,
+        field=entries.count(),
+        total_chips=total,
+        chips_in_play=in_play,
+        average_stack=round(in_play / left) if left else None,
+    )

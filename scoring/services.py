@@ -1,0 +1,285 @@
+"""Writes on places: the busts of a hand (R5.6), quits (R5.9), an agreed stop (R5.10), undo/redo."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring import placing
+from scoring.models import Elimination, EliminationKind
+from scoring.placing import StackInput
+from tables.models import FloorStep, Seat, StepKind, StepStatus
+from tables.services import (
+    SeatingError,
+    apply_moves,
+    check_open_seat,
+    find_by_key,
+    next_sequence,
+    refresh_plan,
+    start_step,
+)
+from tournaments.entry_services import (
+    EntryStateError,
+    FloorError,
+    lock_entries,
+    lock_event,
+    publish_standings,
+)
+from tournaments.models import Entry, EntryStatus, Event
+from tournaments.services import record_audit
+
+
+class BadStackError(FloorError):
+    """A stack or chip count that is not a positive whole number."""
+
+
+class NothingToUndoError(FloorError):
+    """Undo or redo with nothing on its stack."""
+
+
+OUT_STATUS = {
+    EliminationKind.BUST: EntryStatus.BUSTED,
+    EliminationKind.QUIT: EntryStatus.QUIT,
+    EliminationKind.STOP: EntryStatus.FINISHED,
+    EliminationKind.WINNER: EntryStatus.FINISHED,
+}
+
+
+def check_stack(value: object, *, name: str) -> int:
+    """Raise BadStackError unless the value is a positive whole number of chips."""
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise BadStackError(
+            _("The stack of %(name)s must be a positive whole number of chips.") % {"name": name}
+        )
+    return value
+
+
+def _playing(event: Event, ids: Sequence[int]) -> list[Entry]:
+    """Lock the entries and raise unless each is still in play (never out twice)."""
+    if len(set(ids)) != len(ids):
+        raise FloorError(_("A player is listed twice."))
+    entries = lock_entries(event=event, entry_ids=ids)
+    for entry in entries:
+        if entry.is_out:
+            raise EntryStateError(
+                _("%(name)s is already out (place %(place)s).")
+                % {"name": entry.player.name, "place": entry.place}
+            )
+        if entry.status != EntryStatus.PLAYING:
+            raise EntryStateError(_("%(name)s is not playing.") % {"name": entry.player.name})
+    return entries
+
+
+def _place_out(
+    *,
+    step: FloorStep,
+    entry: Entry,
+    kind: EliminationKind,
+    place: int,
+    actor: User | None,
+    stack: int | None = None,
+    card: int | None = None,
+) -> Elimination:
+    """Record one entry's place; a bust or quit leaves the seat open (R5.6: "seat open")."""
+    seat = Seat.objects.select_related("table").filter(entry=entry).first()
+    out = Elimination.objects.create(
+        event=step.event, entry=entry, step=step, kind=kind, stack=stack, card=card, place=place,
+        table_number=seat.table.number if seat else None, seat_number=seat.number if seat else None,
+        recorded_by=actor,
+    )  # fmt: skip
+    if seat is not None and kind in {EliminationKind.BUST, EliminationKind.QUIT}:
+        seat.delete()
+    entry.status, entry.place, entry.busted_at = OUT_STATUS[kind], place, out.created_at
+    entry.save(update_fields=["status", "place", "busted_at"])
+    return out
+
+
+def _crown_last_player(*, step: FloorStep, actor: User | None) -> None:
+    """When one player is left, he has won: place 1."""
+    left = list(Entry.objects.select_for_update().filter(event=step.event).in_play())
+    if len(left) == 1:
+        _place_out(step=step, entry=left[0], kind=EliminationKind.WINNER, place=1, actor=actor)
+
+
+def _finish(*, event: Event, step: FloorStep, actor: User | None, action: str) -> FloorStep:
+    record_audit(
+        actor=actor,
+        action=action,
+        event=event,
+        step=step.pk,
+        places=[
+            [e.entry_id, e.place, e.kind, e.stack, e.card] for e in step.eliminations.order_by("pk")
+        ],
+    )
+    refresh_plan(event=event)
+    publish_standings(event.pk)
+    return step
+
+
+@transaction.atomic
+def record_busts(
+    *, event_id: int, actor: User | None, busts: Sequence[StackInput], key: str = ""
+) -> FloorStep:
+    """Record the players out in one hand, placed by their stacks at its start (R5.6)."""
+    event = lock_event(event_id)
+    done = find_by_key(event, key)
+    if done is not None:
+        return done  # the same form sent twice: recorded once
+    if not busts:
+        raise FloorError(_("Choose the players who are out."))
+    entries = {e.pk: e for e in _playing(event, [b.entry_id for b in busts])}
+    for bust in busts:
+        check_stack(bust.stack, name=entries[bust.entry_id].player.name)
+    left = Entry.objects.filter(event=event).in_play().count()
+    if len(busts) >= left:
+        raise FloorError(_("Somebody wins the hand: at least one player stays in."))
+    places = placing.place_busts(
+        busts=busts, players_left=left, names={k: e.player.name for k, e in entries.items()}
+    )
+    step = start_step(event=event, kind=StepKind.BUSTS, actor=actor, key=key)
+    for bust in busts:
+        _place_out(
+            step=step, entry=entries[bust.entry_id], kind=EliminationKind.BUST,
+            place=places[bust.entry_id], actor=actor, stack=bust.stack, card=bust.card,
+        )  # fmt: skip
+    _crown_last_player(step=step, actor=actor)
+    return _finish(event=event, step=step, actor=actor, action="busts.recorded")
+
+
+@transaction.atomic
+def record_quit(
+    *, event_id: int, entry_id: int, actor: User | None, stack: int | None = None, key: str = ""
+) -> FloorStep:
+    """R5.9: a player quits; his chips leave play and he places where he left."""
+    event = lock_event(event_id)
+    done = find_by_key(event, key)
+    if done is not None:
+        return done
+    (entry,) = _playing(event, [entry_id])
+    if stack is not None:
+        check_stack(stack, name=entry.player.name)
+    left = Entry.objects.filter(event=event).in_play().count()
+    step = start_step(event=event, kind=StepKind.QUIT, actor=actor, key=key)
+    # R5.9: he places where he left (the last place still open).
+    _place_out(
+        step=step, entry=entry, kind=EliminationKind.QUIT, place=left, actor=actor, stack=stack
+    )
+    _crown_last_player(step=step, actor=actor)
+    return _finish(event=event, step=step, actor=actor, action="entry.quit")
+
+
+@transaction.atomic
+def record_agreed_stop(
+    *, event_id: int, actor: User | None, counts: Sequence[StackInput], key: str = ""
+) -> FloorStep:
+    """R5.10: all remaining players agree to stop; places follow the chip counts."""
+    event = lock_event(event_id)
+    done = find_by_key(event, key)
+    if done is not None:
+        return done
+    entries = {e.pk: e for e in _playing(event, [c.entry_id for c in counts])}
+    left = set(Entry.objects.filter(event=event).in_play().values_list("pk", flat=True))
+    if set(entries) != left or len(left) < 2:
+        raise FloorError(_("An agreed stop needs the chip count of every player still in."))
+    for count in counts:
+        check_stack(count.stack, name=entries[count.entry_id].player.name)
+    places = placing.place_stop(counts=counts, names={k: e.player.name for k, e in entries.items()})
+    step = start_step(event=event, kind=StepKind.STOP, actor=actor, key=key)
+    for count in counts:
+        _place_out(
+            step=step, entry=entries[count.entry_id], kind=EliminationKind.STOP,
+            place=places[count.entry_id], actor=actor, stack=count.stack, card=count.card,
+        )  # fmt: skip
+    return _finish(event=event, step=step, actor=actor, action="event.agreed_stop")
+
+
+# ---- undo and redo -------------------------------------------------------------------------
+
+
+def _take_back_places(step: FloorStep) -> None:
+    """Undo: the entries of a step are back in play, in the seats they left."""
+    for out in step.eliminations.active().select_related("entry__player"):
+        entry = out.entry
+        seated = Seat.objects.filter(entry=entry).exists()
+        if out.table_number is not None and out.seat_number is not None and not seated:
+            _reseat(step=step, entry=entry, table_number=out.table_number, seat=out.seat_number)
+        entry.status, entry.place, entry.busted_at = EntryStatus.PLAYING, None, None
+        entry.save(update_fields=["status", "place", "busted_at"])
+    step.eliminations.update(undone=True)
+
+
+def _reseat(*, step: FloorStep, entry: Entry, table_number: int, seat: int) -> None:
+    """Put a player back in the seat he left (undo of a bust or quit)."""
+    table = step.event.tables.select_for_update().get(number=table_number)
+    if table.is_broken:
+        raise SeatingError(
+            _("Table %(table)s is broken; undo the plan that broke it first.")
+            % {"table": table.number}
+        )
+    check_open_seat(table=table, seat=seat)
+    Seat.objects.create(table=table, number=seat, entry=entry)
+
+
+def _give_back_places(step: FloorStep) -> None:
+    """Redo: the same places again, the seats open again."""
+    outs = list(step.eliminations.select_related("entry__player"))
+    lock_entries(event=step.event, entry_ids=[o.entry_id for o in outs])
+    for out in outs:
+        entry = Entry.objects.get(pk=out.entry_id)
+        if entry.status != EntryStatus.PLAYING:
+            raise EntryStateError(_("%(name)s is not playing.") % {"name": entry.player.name})
+        if out.kind in {EliminationKind.BUST, EliminationKind.QUIT}:
+            Seat.objects.filter(entry=entry).delete()
+        entry.status, entry.place = OUT_STATUS[EliminationKind(out.kind)], out.place
+        entry.busted_at = out.created_at
+        entry.save(update_fields=["status", "place", "busted_at"])
+    step.eliminations.update(undone=False)
+
+
+def _reverse(step: FloorStep, *, backwards: bool) -> None:
+    if step.kind in {StepKind.PLAN, StepKind.MOVE}:
+        apply_moves(step=step, backwards=backwards)
+    elif backwards:
+        _take_back_places(step)
+    else:
+        _give_back_places(step)
+
+
+@transaction.atomic
+def undo_last(*, event_id: int, actor: User | None) -> FloorStep:
+    """Take back the last bust, quit, stop or confirmed move; it goes on the redo stack."""
+    event = lock_event(event_id)
+    step = (
+        FloorStep.objects.filter(event=event, status=StepStatus.DONE).order_by("-sequence").first()
+    )
+    if step is None:
+        raise NothingToUndoError(_("Nothing to undo."))
+    _reverse(step, backwards=True)
+    step.status = StepStatus.UNDONE
+    step.save(update_fields=["status"])
+    record_audit(actor=actor, action="floor.undo", event=event, step=step.pk, kind=step.kind)
+    refresh_plan(event=event)
+    publish_standings(event.pk)
+    return step
+
+
+@transaction.atomic
+def redo_next(*, event_id: int, actor: User | None) -> FloorStep:
+    """Do again the step undone last; exactly as it was recorded."""
+    event = lock_event(event_id)
+    step = (
+        FloorStep.objects.filter(event=event, status=StepStatus.UNDONE).order_by("sequence").first()
+    )
+    if step is None:
+        raise NothingToUndoError(_("Nothing to redo."))
+    _reverse(step, backwards=False)
+    step.status = StepStatus.DONE
+    step.sequence = step.sequence or next_sequence(event)
+    step.save(update_fields=["status", "sequence"])
+    record_audit(actor=actor, action="floor.redo", event=event, step=step.pk, kind=step.kind)
+    refresh_plan(event=event)
+    publish_standings(event.pk)
+    return step

@@ -1,0 +1,16 @@
+"""URLs of bust-outs, quits, the agreed stop, undo/redo and the public standings."""
+
+from django.urls import path
+
+from scoring import views
+
+app_name = "scoring"
+
+urlpatterns = [
+    path("events/<int:pk>/floor/busts/", views.record_busts, name="record_busts"),
+    path("events/<int:pk>/floor/quit/", views.record_quit, name="record_quit"),
+    path("events/<int:pk>/floor/stop/", views.agreed_stop, name="agreed_stop"),
+    path("events/<int:pk>/floor/undo/", views.undo, name="undo"),
+    path("events/<int:pk>/floor/redo/", views.redo, name="redo"),
+    path("e/<slug:code>/standings/", views.standings_fragment, name="standings"),
+]

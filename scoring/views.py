@@ -1,0 +1,122 @@
+"""Bust-outs, quits, an agreed stop, undo/redo, and the public standings fragment."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring import forms, services
+from scoring.selectors import event_standings
+from tables.views import actor, floor_done, floor_failed, floor_required, form_errors
+from tournaments.entry_services import FloorError
+from tournaments.models import Entry, EntryStatus, Event
+
+
+def _playing(event: Event) -> list[Entry]:
+    entries = Entry.objects.filter(event=event, status=EntryStatus.PLAYING)
+    return list(entries.select_related("player").order_by("player__name"))
+
+
+@require_POST
+@floor_required
+def record_busts(request: HttpRequest, pk: int) -> HttpResponse:
+    """R5.6: the players out in one hand, placed by their stacks at the start of the hand."""
+    event = get_object_or_404(Event, pk=pk)
+    form = forms.BustForm(request.POST, entries=_playing(event))
+    if not form.is_valid():
+        return floor_failed(request, event, *form_errors(form))
+    try:
+        services.record_busts(
+            event_id=event.pk, actor=actor(request), busts=form.cleaned_data["rows"],
+            key=form.cleaned_data["key"],
+        )  # fmt: skip
+    except FloorError as error:
+        return floor_failed(request, event, str(error))
+    return floor_done(request, event)
+
+
+@require_POST
+@floor_required
+def record_quit(request: HttpRequest, pk: int) -> HttpResponse:
+    """R5.9: a player quits and places where he left."""
+    event = get_object_or_404(Event, pk=pk)
+    form = forms.QuitForm(request.POST)
+    if not form.is_valid():
+        return floor_failed(request, event, *form_errors(form))
+    try:
+        services.record_quit(
+            event_id=event.pk, entry_id=form.cleaned_data["entry"], actor=actor(request),
+            stack=form.cleaned_data["stack"], key=form.cleaned_data["key"],
+        )  # fmt: skip
+    except FloorError as error:
+        return floor_failed(request, event, str(error))
+    return floor_done(request, event)
+
+
+@require_POST
+@floor_required
+def agreed_stop(request: HttpRequest, pk: int) -> HttpResponse:
+    """R5.10: everyone left agrees to stop; places by chip counts."""
+    event = get_object_or_404(Event, pk=pk)
+    form = forms.StopForm(request.POST, entries=_playing(event))
+    if not form.is_valid():
+        return floor_failed(request, event, *form_errors(form))
+    try:
+        services.record_agreed_stop(
+            event_id=event.pk, actor=actor(request), counts=form.cleaned_data["rows"],
+            key=form.cleaned_data["key"],
+        )  # fmt: skip
+    except FloorError as error:
+        return floor_failed(request, event, str(error))
+    return floor_done(request, event)
+
+
+@require_POST
+@floor_required
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take back the last bust, quit, stop or move."""
+    event = get_object_or_404(Event, pk=pk)
+    try:
+        services.undo_last(event_id=event.pk, actor=actor(request))
+    except FloorError as error:
+        return floor_failed(request, event, str(error))
+    return floor_done(request, event)
+
+
+@require_POST
+@floor_required
+def redo(request: HttpRequest, pk: int) -> HttpResponse:
+    """Do again what was undone last."""
+    event = get_object_or_404(Event, pk=pk)
+    try:
+        services.redo_next(event_id=event.pk, actor=actor(request))
+    except FloorError as error:
+        return floor_failed(request, event, str(error))
+    return floor_done(request, event)
+
+
+@require_GET
+def standings_fragment(request: HttpRequest, code: str) -> HttpResponse:
+    """The public standings fragment for the TV and phones; If-None-Match answers 304."""
+    event = get_object_or_404(Event, code=code)
+    html = render_to_string(
+        "scoring/_standings.html",
+        {"event": event, "standings": event_standings(event)},
+        request=request,
+    )
+    digest = hashlib.sha256(f"{get_language()}|{html}".encode()).hexdigest()[:32]
+    etag = f'"{digest}"'
+    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(html)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response

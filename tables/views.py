@@ -1,0 +1,362 @@
+"""The floor's seating page and the public seat list: parse a form, call one service, render."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.middleware import HtmxDetails
+
+from scoring.selectors import event_standings
+from tables import forms, services
+from tables.models import FloorStep, MoveReason, StepStatus
+from tables.selectors import seat_card, tables_with_seats
+from tournaments import satellites, selectors
+from tournaments.entry_services import FloorError, check_in_entry, register_entry
+from tournaments.models import Entry, EntryStatus, Event, EventKind
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+View = Callable[..., HttpResponseBase]
+FLOOR_TEMPLATE = "tables/floor_tables.html"
+
+
+def floor_required(view: View) -> View:
+    """Floor staff and admins only: anonymous users log in, everyone else gets 403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not selectors.is_floor(request.user):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def actor(request: HttpRequest) -> User:
+    """The logged-in floor user (floor_required has checked)."""
+    user = request.user
+    assert isinstance(user, User)  # noqa: S101 - floor_required lets only users through
+    return user
+
+
+# ---- the floor page -----------------------------------------------------------------------
+
+REASON_TEXT = {
+    MoveReason.BALANCE: lambda: _(
+        "Balancing: the player due for the next big blind at the fullest table moves to the "
+        "worst free seat at the shortest table, never the small blind (TDA 11A; the table by a "
+        "fixed procedure, TDA 11C; R5.7)."
+    ),
+    MoveReason.TABLE_BREAK: lambda: _(
+        "Table break: players of the broken table draw random seats at the shortest tables, "
+        "never the small blind (TDA 10; R5.7)."
+    ),
+    MoveReason.FINAL_TABLE: lambda: _(
+        "Final table: everyone left fits one table and draws a fresh random seat (TDA)."
+    ),
+    MoveReason.FLOOR: lambda: _("Floor decision."),
+}
+
+
+def plan_lines(step: FloorStep) -> list[str]:
+    """The plan's table facts in the reader's language, each citing its rule."""
+    data, lines = step.data, []
+    if data.get("final_table") is not None:
+        lines.append(
+            _("All players left fit table %(table)s: it is the final table; the button starts in "
+              "seat %(seat)s (TDA).")
+            % {"table": data["final_table"], "seat": data.get("final_button_seat")}
+        )  # fmt: skip
+    for table in data.get("broken_tables", []):
+        lines.append(
+            _("Table %(table)s breaks: next in the break order, and the other tables can seat its "
+              "players (R5.7; TDA 10).") % {"table": table}
+        )  # fmt: skip
+    if data.get("deferred_break") is not None:
+        lines.append(
+            _("Table %(table)s is next to break, but the only free seats are next hand's small "
+              "blinds; the break waits one hand (TDA 11A).") % {"table": data["deferred_break"]}
+        )  # fmt: skip
+    return lines
+
+
+def floor_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str, Any]:
+    """Everything the floor's seating page shows."""
+    entries = list(Entry.objects.filter(event=event).select_related("player"))
+    plan = services.pending_plan(event)
+    moves = []
+    if plan is not None:
+        for move in plan.moves.select_related("entry__player", "from_table", "to_table"):
+            moves.append({"move": move, "why": REASON_TEXT[MoveReason(move.reason)]()})
+    steps = FloorStep.objects.filter(event=event)
+    context: dict[str, Any] = {
+        "event": event,
+        "entries": entries,
+        "waiting": [e for e in entries if e.status in {"registered", "checked_in"}],
+        "playing": [e for e in entries if e.status == EntryStatus.PLAYING],
+        "checked_in": sum(1 for e in entries if e.status == EntryStatus.CHECKED_IN),
+        "tables": tables_with_seats(event),
+        "any_table": event.tables.exists(),
+        "plan": plan,
+        "plan_moves": moves,
+        "plan_lines": plan_lines(plan) if plan else [],
+        "halt_tables": plan.data.get("halt_tables", []) if plan else [],
+        "standings": event_standings(event),
+        "can_undo": steps.filter(status=StepStatus.DONE).exists(),
+        "can_redo": steps.filter(status=StepStatus.UNDONE).exists(),
+        "register_form": forms.RegisterForm(),
+        "draw_form": forms.DrawForm(),
+        "is_final": event.kind == EventKind.FINAL,
+        "errors": [],
+        "form_key": uuid.uuid4().hex,
+    }
+    context.update(extra)
+    return context
+
+
+def render_floor(
+    request: HttpRequest, event: Event, *, status: int = 200, **extra: Any
+) -> HttpResponse:
+    """The floor page, or only its #floor fragment for htmx."""
+    htmx = getattr(request, "htmx", None)
+    template = f"{FLOOR_TEMPLATE}#floor" if htmx else FLOOR_TEMPLATE
+    return render(request, template, floor_context(request, event, **extra), status=status)
+
+
+def floor_done(request: HttpRequest, event: Event) -> HttpResponse:
+    """After a successful action: the fresh fragment for htmx, a redirect (PRG) otherwise."""
+    if getattr(request, "htmx", None):
+        return render_floor(request, event)
+    return HttpResponseRedirect(reverse("tables:floor", args=[event.pk]))
+
+
+def floor_failed(request: HttpRequest, event: Event, *reasons: str) -> HttpResponse:
+    """Bad input: the page again with the reason, status 400, nothing changed."""
+    return render_floor(request, event, status=400, errors=list(reasons))
+
+
+def form_errors(form: Any) -> list[str]:
+    """A bound form's errors as plain sentences."""
+    errors: list[str] = []
+    for field, messages in form.errors.items():
+        label = form.fields[field].label if field in form.fields else None
+        errors.extend(f"{label}: {m}" if label else str(m) for m in messages)
+    return errors
+
+
+def run_floor_action(
+    request: HttpRequest, event: Event, form: Any, action: Callable[[dict[str, Any]], object]
+) -> HttpResponse:
+    """Validate the form, call the service, answer with the page or the reason."""
+    if not form.is_valid():
+        return floor_failed(request, event, *form_errors(form))
+    try:
+        action(form.cleaned_data)
+    except FloorError as error:
+        return floor_failed(request, event, str(error))
+    return floor_done(request, event)
+
+
+@require_GET
+@floor_required
+def floor(request: HttpRequest, pk: int) -> HttpResponse:
+    """The floor's seating page: entries, seat draw, tables, busts, the balancing plan."""
+    return render_floor(request, get_object_or_404(Event, pk=pk))
+
+
+@require_GET
+@floor_required
+def floor_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """A printable seat list: by table and alphabetically."""
+    event = get_object_or_404(Event, pk=pk)
+    context = {"event": event, "tables": tables_with_seats(event), "by_name": _by_name(event)}
+    return render(request, "tables/seat_list_print.html", context)
+
+
+def _by_name(event: Event) -> list[Any]:
+    entries = Entry.objects.filter(event=event, status=EntryStatus.PLAYING)
+    return [seat_card(e) for e in entries.select_related("player").order_by("player__name")]
+
+
+@require_POST
+@floor_required
+def register(request: HttpRequest, pk: int) -> HttpResponse:
+    """Register a player by name (found or created); checked in at once by default."""
+    event = get_object_or_404(Event, pk=pk)
+    # R5.5: a satellite screens the player first (nobody plays two satellites at once).
+    register = (
+        satellites.register_for_satellite if event.kind == EventKind.SATELLITE else register_entry
+    )
+    return run_floor_action(
+        request,
+        event,
+        forms.RegisterForm(request.POST),
+        lambda data: register(
+            event_id=event.pk,
+            actor=actor(request),
+            name=data["name"],
+            satellites_won=data["satellites_won"] or 0,
+            check_in=data["check_in"],
+        ),  # fmt: skip
+    )
+
+
+@require_POST
+@floor_required
+def check_in(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    """Check in a registered player."""
+    event = get_object_or_404(Event, pk=pk)
+    check_in = (
+        satellites.check_in_for_satellite if event.kind == EventKind.SATELLITE else check_in_entry
+    )
+    try:
+        check_in(event_id=event.pk, entry_id=entry_id, actor=actor(request))
+    except FloorError as error:
+        return floor_failed(request, event, str(error))
+    return floor_done(request, event)
+
+
+@require_POST
+@floor_required
+def draw(request: HttpRequest, pk: int) -> HttpResponse:
+    """Draw the opening seats of the checked-in players."""
+    event = get_object_or_404(Event, pk=pk)
+    return run_floor_action(
+        request,
+        event,
+        forms.DrawForm(request.POST),
+        lambda data: services.draw_seats(
+            event_id=event.pk,
+            actor=actor(request),
+            tables=data["tables"],
+            seats_per_table=data["seats_per_table"],
+            by_card=data["method"] == "card",
+        ),  # fmt: skip
+    )
+
+
+@require_POST
+@floor_required
+def seat(request: HttpRequest, pk: int) -> HttpResponse:
+    """Seat a late player: at the named seat, or at random at the shortest table."""
+    event = get_object_or_404(Event, pk=pk)
+    return run_floor_action(
+        request,
+        event,
+        forms.SeatForm(request.POST),
+        lambda data: services.seat_entry(
+            event_id=event.pk,
+            entry_id=data["entry"],
+            actor=actor(request),
+            table_number=data["table"],
+            seat_number=data["seat"],
+        ),  # fmt: skip
+    )
+
+
+@require_POST
+@floor_required
+def move(request: HttpRequest, pk: int) -> HttpResponse:
+    """Move one seated player to a free seat."""
+    event = get_object_or_404(Event, pk=pk)
+    return run_floor_action(
+        request,
+        event,
+        forms.MoveForm(request.POST),
+        lambda data: services.move_entry(
+            event_id=event.pk,
+            entry_id=data["entry"],
+            actor=actor(request),
+            table_number=data["table"],
+            seat_number=data["seat"],
+            key=data["key"],
+        ),  # fmt: skip
+    )
+
+
+@require_POST
+@floor_required
+def button(request: HttpRequest, pk: int) -> HttpResponse:
+    """Say where the button is at a table."""
+    event = get_object_or_404(Event, pk=pk)
+    return run_floor_action(
+        request,
+        event,
+        forms.ButtonForm(request.POST),
+        lambda data: services.set_button(
+            event_id=event.pk,
+            table_number=data["table"],
+            button_seat=data["seat"],
+            actor=actor(request),
+        ),  # fmt: skip
+    )
+
+
+@require_POST
+@floor_required
+def confirm_plan(request: HttpRequest, pk: int) -> HttpResponse:
+    """Carry out the balancing plan the floor looked at."""
+    event = get_object_or_404(Event, pk=pk)
+    return run_floor_action(
+        request,
+        event,
+        forms.ConfirmPlanForm(request.POST),
+        lambda data: services.confirm_plan(
+            event_id=event.pk, step_id=data["step"], actor=actor(request)
+        ),
+    )
+
+
+# ---- public pages --------------------------------------------------------------------------
+
+
+@require_GET
+@vary_on_headers("HX-Request", "Accept-Language", "Cookie")
+def public_seats(request: HttpRequest, code: str) -> HttpResponse:
+    """The public seat list of an event (posted in the room too) and "find my seat" by name."""
+    event = get_object_or_404(Event, code=code)
+    query = " ".join(request.GET.get("name", "").split())[:120]
+    found = []
+    if query:
+        entries = Entry.objects.filter(event=event, player__name__icontains=query)
+        found = [seat_card(e) for e in entries.select_related("player").order_by("player__name")]
+    context = {
+        "event": event,
+        "query": query,
+        "found": found,
+        "searched": bool(query),
+        "tables": tables_with_seats(event),
+    }
+    return render(request, "tables/seat_list_public.html", context)
+
+
+@require_GET
+@cache_control(no_cache=True)
+@vary_on_headers("HX-Request", "Accept-Language", "Cookie")
+def my_seat(request: HttpRequest, code: str, entry_id: int) -> HttpResponse:
+    """One player's seat on his phone; after a move: "Go to table 3, seat 7"."""
+    event = get_object_or_404(Event, code=code)
+    entry = get_object_or_404(Entry.objects.select_related("player"), event=event, pk=entry_id)
+    card = seat_card(entry)
+    template = "tables/seat_phone.html"
+    if getattr(request, "htmx", None):
+        template += "#seat"
+    return render(request, template, {"event": event, "card": card})

@@ -1,0 +1,307 @@
+"""Seat draws, late seats, moves and the balancing plan through the services, on the database."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scoring import services as scoring_services
+from scoring.services import StackInput
+from tables import services
+from tables.engine.cards import card_name
+from tables.models import FloorStep, Seat, StepStatus, Table
+from tables.selectors import seat_card
+from tests import factories
+from tests.floor_helpers import at_table, floor_state, seat_of, seated_event, snapshot
+from tournaments.entry_services import (
+    EntryStateError,
+    FloorError,
+    WrongEventError,
+    check_in_entry,
+    register_entry,
+)
+from tournaments.models import AuditEvent, Entry, EntryStatus, EventKind
+
+pytestmark = pytest.mark.django_db
+
+
+def test_random_draw_spreads_twenty_players_over_two_tables(floor_user):
+    event, entries = seated_event(players=20, tables=2)
+    assert [len(at_table(event, n)) for n in (1, 2)] == [10, 10]
+    assert all(e.status == EntryStatus.PLAYING for e in entries)
+    assert len({seat_of(e) for e in entries}) == 20
+    assert all(t.button_seat for t in Table.objects.filter(event=event))
+    assert AuditEvent.objects.filter(event=event, action="seats.drawn").count() == 1
+
+
+def test_uneven_draw_keeps_tables_within_one_player():
+    event, _ = seated_event(players=17, tables=2)
+    assert sorted(len(at_table(event, n)) for n in (1, 2)) == [8, 9]
+    assert services.pending_plan(event) is None
+
+
+def test_card_draw_seats_descending_cards_and_gives_the_highest_card_the_button():
+    event = factories.make_event()
+    factories.make_entries(event=event, count=6)
+    services.draw_seats(event_id=event.pk, actor=None, tables=1, by_card=True, rng=random.Random(3))
+    seats = list(Seat.objects.filter(table__event=event).order_by("number"))
+    assert [s.number for s in seats] == [1, 2, 3, 4, 5, 6]
+    # R2.3: seats go in descending card order counter-clockwise, so seat number grows with the card
+    cards = [s.drawn_card for s in seats]
+    assert cards == sorted(cards), [card_name(c) for c in cards]
+    assert Table.objects.get(event=event).button_seat == 6
+
+
+def test_card_draw_for_two_tables_is_refused_and_changes_nothing():
+    event = factories.make_event()
+    factories.make_entries(event=event, count=12)
+    before = snapshot(event)
+    with pytest.raises(FloorError, match="one table"):
+        services.draw_seats(event_id=event.pk, actor=None, tables=2, by_card=True)
+    assert snapshot(event) == before
+
+
+def test_too_many_players_for_the_tables_is_refused():
+    event = factories.make_event()
+    factories.make_entries(event=event, count=21)
+    before = snapshot(event)
+    with pytest.raises(FloorError, match="do not fit"):
+        services.draw_seats(event_id=event.pk, actor=None, tables=2)
+    assert snapshot(event) == before
+
+
+def test_drawing_twice_is_refused():
+    event, _ = seated_event(players=10, tables=1)
+    before = snapshot(event)
+    with pytest.raises(FloorError, match="already drawn"):
+        services.draw_seats(event_id=event.pk, actor=None, tables=1)
+    assert snapshot(event) == before
+
+
+def test_seating_a_player_twice_is_refused_and_changes_nothing():
+    event, entries = seated_event(players=10, tables=2)
+    before = snapshot(event)
+    with pytest.raises(services.SeatingError, match="already has a seat"):
+        services.seat_entry(event_id=event.pk, entry_id=entries[0].pk, actor=None)
+    assert snapshot(event) == before
+
+
+def test_late_player_gets_a_seat_at_the_shortest_table():
+    event, _ = seated_event(players=9, tables=2)
+    late = register_entry(event_id=event.pk, actor=None, name="Late Larry", check_in=True)
+    seat = services.seat_entry(
+        event_id=event.pk, entry_id=late.pk, actor=None, rng=random.Random(1)
+    )
+    assert sorted(len(at_table(event, n)) for n in (1, 2)) == [5, 5]
+    assert Entry.objects.get(pk=late.pk).status == EntryStatus.PLAYING
+    assert seat.table.number in (1, 2)
+
+
+def test_late_player_in_an_occupied_seat_is_refused():
+    event, entries = seated_event(players=9, tables=2)
+    late = register_entry(event_id=event.pk, actor=None, name="Late Larry", check_in=True)
+    table, number = seat_of(entries[0])
+    before = snapshot(event)
+    with pytest.raises(services.SeatingError, match="taken"):
+        services.seat_entry(
+            event_id=event.pk, entry_id=late.pk, actor=None, table_number=table,
+            seat_number=number,
+        )  # fmt: skip
+    assert snapshot(event) == before
+
+
+def test_moving_to_an_occupied_seat_is_refused_and_changes_nothing():
+    event, entries = seated_event(players=12, tables=2)
+    table, number = seat_of(entries[1])
+    before = snapshot(event)
+    with pytest.raises(services.SeatingError, match="taken"):
+        services.move_entry(
+            event_id=event.pk, entry_id=entries[0].pk, actor=None, table_number=table,
+            seat_number=number,
+        )  # fmt: skip
+    assert snapshot(event) == before
+
+
+def test_moving_to_a_broken_table_is_refused_and_changes_nothing():
+    event, entries = seated_event(players=12, tables=2)
+    Table.objects.filter(event=event, number=2).update(is_broken=True)
+    before = snapshot(event)
+    with pytest.raises(services.SeatingError, match="broken"):
+        services.move_entry(
+            event_id=event.pk, entry_id=entries[0].pk, actor=None, table_number=2, seat_number=10
+        )
+    assert snapshot(event) == before
+
+
+def test_moving_to_a_seat_the_table_does_not_have_is_refused():
+    event, entries = seated_event(players=12, tables=2)
+    Table.objects.filter(event=event, number=2).update(seats=9)
+    before = snapshot(event)
+    with pytest.raises(services.SeatingError, match="no seat 10"):
+        services.move_entry(
+            event_id=event.pk, entry_id=entries[0].pk, actor=None, table_number=2, seat_number=10
+        )
+    assert snapshot(event) == before
+
+
+def test_acting_on_another_events_entry_is_refused_and_changes_nothing():
+    event, _ = seated_event(players=10, tables=1)
+    _, others = seated_event(players=10, tables=1)
+    before = snapshot(event)
+    with pytest.raises(WrongEventError):
+        services.move_entry(
+            event_id=event.pk, entry_id=others[0].pk, actor=None, table_number=1, seat_number=1
+        )
+    with pytest.raises(WrongEventError):
+        services.seat_entry(event_id=event.pk, entry_id=others[0].pk, actor=None)
+    with pytest.raises(WrongEventError):
+        check_in_entry(event_id=event.pk, entry_id=others[0].pk, actor=None)
+    assert snapshot(event) == before
+
+
+def test_registering_a_player_twice_is_refused():
+    event = factories.make_event()
+    register_entry(event_id=event.pk, actor=None, name="Anna")
+    before = snapshot(event)
+    with pytest.raises(EntryStateError, match="already registered"):
+        register_entry(event_id=event.pk, actor=None, name="  anna ")
+    assert snapshot(event) == before
+
+
+def test_super_final_entry_starts_with_3000_more_per_satellite_won():
+    event = factories.make_event()
+    event.kind = EventKind.FINAL
+    event.save()
+    entry = register_entry(event_id=event.pk, actor=None, name="Sat Sam", satellites_won=2)
+    assert entry.starting_stack == event.starting_stack + 6_000  # R5.5
+
+
+def _bust_three_at(event, table):
+    players = at_table(event, table)[:3]
+    scoring_services.record_busts(
+        event_id=event.pk,
+        actor=None,
+        busts=[StackInput(entry_id=e.pk, stack=1_000 * (i + 1)) for i, e in enumerate(players)],
+    )
+    return players
+
+
+def test_busts_leave_a_plan_that_the_floor_confirms_and_the_moved_player_sees():
+    event, _ = seated_event(players=20, tables=2)
+    _bust_three_at(event, 1)
+    plan = services.pending_plan(event)
+    assert plan is not None
+    assert plan.data["halt_tables"] == [1]  # TDA 11D: 7 against 10 halts table 1
+    (move,) = plan.moves.all()
+    assert (move.from_table.number, move.to_table.number) == (2, 1)
+    mover = move.entry
+    services.confirm_plan(event_id=event.pk, step_id=plan.pk, actor=None)
+    assert seat_of(mover) == (1, move.to_seat)
+    assert sorted(len(at_table(event, n)) for n in (1, 2)) == [8, 9]
+    assert services.pending_plan(event) is None
+    card = seat_card(Entry.objects.get(pk=mover.pk))
+    assert (card.table, card.seat, card.moved) == (1, move.to_seat, True)
+    assert AuditEvent.objects.filter(event=event, action="plan.confirmed").count() == 1
+
+
+def test_confirming_twice_moves_once():
+    event, _ = seated_event(players=20, tables=2)
+    _bust_three_at(event, 1)
+    plan = services.pending_plan(event)
+    services.confirm_plan(event_id=event.pk, step_id=plan.pk, actor=None)
+    after = snapshot(event)
+    services.confirm_plan(event_id=event.pk, step_id=plan.pk, actor=None)
+    assert snapshot(event) == after
+
+
+def test_confirming_a_replaced_plan_is_refused():
+    event, _ = seated_event(players=20, tables=2)
+    _bust_three_at(event, 1)
+    old = services.pending_plan(event)
+    victim = at_table(event, 1)[0]
+    scoring_services.record_busts(
+        event_id=event.pk, actor=None, busts=[StackInput(entry_id=victim.pk, stack=500)]
+    )
+    before = snapshot(event)
+    with pytest.raises(services.StalePlanError):
+        services.confirm_plan(event_id=event.pk, step_id=old.pk, actor=None)
+    assert snapshot(event) == before
+
+
+def test_table_breaks_when_the_others_can_seat_its_players():
+    event, _ = seated_event(players=25, tables=3)
+    table_three = at_table(event, 3)
+    out = table_three[:-3]  # three players stay at table 3
+    scoring_services.record_busts(
+        event_id=event.pk,
+        actor=None,
+        busts=[StackInput(entry_id=e.pk, stack=100 + i) for i, e in enumerate(out)],
+    )
+    plan = services.pending_plan(event)
+    # Table 3 breaks first (unlisted tables: highest number first) and its three fit elsewhere.
+    assert plan.data["broken_tables"] == [3]
+    assert {m.reason for m in plan.moves.all()} == {"table_break"}
+    services.confirm_plan(event_id=event.pk, step_id=plan.pk, actor=None)
+    counts = [len(at_table(event, n)) for n in (1, 2, 3)]
+    assert counts[2] == 0 and sum(counts) == 25 - len(out) and abs(counts[0] - counts[1]) <= 1
+    assert Table.objects.get(event=event, number=3).is_broken
+
+
+def test_final_table_draw_seats_everyone_at_one_table():
+    event, _ = seated_event(players=11, tables=2)
+    victim = at_table(event, 1)[0]
+    scoring_services.record_busts(
+        event_id=event.pk, actor=None, busts=[StackInput(entry_id=victim.pk, stack=100)]
+    )
+    plan = services.pending_plan(event)
+    final = plan.data["final_table"]
+    services.confirm_plan(event_id=event.pk, step_id=plan.pk, actor=None)
+    assert len(at_table(event, final)) == 10
+    assert (
+        Table.objects.get(event=event, number=final).button_seat == plan.data["final_button_seat"]
+    )
+
+
+def test_undo_and_redo_of_a_confirmed_plan_restore_the_seats_exactly():
+    event, _ = seated_event(players=20, tables=2)
+    _bust_three_at(event, 1)
+    before = floor_state(event)
+    plan = services.pending_plan(event)
+    services.confirm_plan(event_id=event.pk, step_id=plan.pk, actor=None)
+    after = floor_state(event)
+    scoring_services.undo_last(event_id=event.pk, actor=None)
+    assert floor_state(event) == before
+    assert FloorStep.objects.get(pk=plan.pk).status == StepStatus.UNDONE
+    scoring_services.redo_next(event_id=event.pk, actor=None)
+    assert floor_state(event) == after
+    actions = list(AuditEvent.objects.filter(event=event).values_list("action", flat=True))
+    assert "floor.undo" in actions and "floor.redo" in actions
+
+
+def test_undo_of_a_final_table_unbreaks_the_table():
+    event, _ = seated_event(players=11, tables=2)
+    victim = at_table(event, 1)[0]
+    scoring_services.record_busts(
+        event_id=event.pk, actor=None, busts=[StackInput(entry_id=victim.pk, stack=100)]
+    )
+    before = floor_state(event)
+    plan = services.pending_plan(event)
+    services.confirm_plan(event_id=event.pk, step_id=plan.pk, actor=None)
+    assert Table.objects.filter(event=event, is_broken=True).count() == 1
+    scoring_services.undo_last(event_id=event.pk, actor=None)
+    assert floor_state(event) == before
+
+
+def test_a_manual_move_is_undoable():
+    event, entries = seated_event(players=12, tables=2)
+    taken = {seat_of(e)[1] for e in at_table(event, 2)}
+    free = next(n for n in range(1, 11) if n not in taken)
+    mover = at_table(event, 1)[0]
+    before = floor_state(event)
+    services.move_entry(
+        event_id=event.pk, entry_id=mover.pk, actor=None, table_number=2, seat_number=free
+    )
+    assert seat_of(mover) == (2, free)
+    scoring_services.undo_last(event_id=event.pk, actor=None)
+    assert floor_state(event) == before
