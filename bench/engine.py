@@ -1,0 +1,206 @@
+"""Whole-hand benchmark: six-max no-limit hands per second, Floorman's engine vs PokerKit.
+
+Both engines play the same hands (stacks, button, deck) with the same random action policy;
+the random numbers are drawn before the clock starts, so both pay the same for them. Runs on
+one core. Usage: ``python -m bench.engine [--hands N] [--repeats R] [--no-eval]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import platform
+import random
+import sys
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tables.engine.hand import Hand  # noqa: E402
+from tables.engine.rules import Betting, Rules  # noqa: E402
+
+PLAYERS = 6
+RULES = Rules(betting=Betting.NO_LIMIT, small_blind=50, big_blind=100)
+DECISIONS = 64  # random numbers drawn per hand; a hand rarely needs more than 40
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deal:
+    """One pre-drawn hand: stacks, button, deck and the policy's random numbers."""
+
+    stacks: tuple[int, ...]
+    button: int
+    deck: tuple[int, ...]
+    rolls: tuple[float, ...]
+
+
+def make_deals(count: int, seed: int) -> list[Deal]:
+    """Hands drawn from a seeded generator: stacks of 20 to 200 big blinds."""
+    rng = random.Random(seed)
+    deals = []
+    for _ in range(count):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        deals.append(
+            Deal(
+                stacks=tuple(rng.randint(2_000, 20_000) for _ in range(PLAYERS)),
+                button=rng.randrange(PLAYERS),
+                deck=tuple(deck),
+                rolls=tuple(rng.random() for _ in range(DECISIONS)),
+            )
+        )
+    return deals
+
+
+def decide(roll: float, size: float, *, facing: bool, low: int | None, high: int | None) -> int:
+    """The shared policy: -1 fold, 0 check/call, else a raise-to amount."""
+    if facing and roll < 0.25:
+        return -1
+    if low is not None and high is not None and roll > 0.7:
+        return low if size < 0.5 else low + int((high - low) * (size - 0.5) * 2)
+    return 0
+
+
+def play_floorman(deal: Deal) -> tuple[int, ...]:
+    """One hand through Floorman's public moves."""
+    hand = Hand.start(rules=RULES, stacks=list(deal.stacks), button=deal.button, deck=deal.deck)
+    rolls = deal.rolls
+    step = 0
+    while not hand.is_over:
+        can_raise = hand.can_raise()
+        choice = decide(
+            rolls[step % DECISIONS],
+            rolls[(step + 1) % DECISIONS],
+            facing=hand.call_amount() > 0,
+            low=hand.min_raise_to() if can_raise else None,
+            high=hand.max_raise_to() if can_raise else None,
+        )
+        step += 2
+        if choice < 0:
+            hand.fold()
+        elif choice:
+            hand.raise_to(choice)
+        elif hand.can_check():
+            hand.check()
+        else:
+            hand.call()
+    return tuple(hand.stacks)
+
+
+def play_pokerkit(deal: Deal, create: Callable[..., object], cards: Sequence[object]) -> tuple:
+    """The same hand through PokerKit's public moves, fully automated dealing from the deck."""
+    stacks = [deal.stacks[(i + deal.button + 1) % PLAYERS] for i in range(PLAYERS)]
+    state = create(rules=RULES, stacks=stacks)
+    deck = deal.deck
+    position = 0
+    rolls = deal.rolls
+    step = 0
+    while state.status:
+        if state.can_deal_hole():
+            index = state.hole_dealee_index
+            state.deal_hole((cards[deck[position]], cards[deck[position + 1]]), index)
+            position += 2
+        elif state.can_deal_board():
+            dealt = state.board_dealing_count
+            state.deal_board(tuple(cards[c] for c in deck[position : position + dealt]))
+            position += dealt
+        else:
+            can_raise = state.can_complete_bet_or_raise_to()
+            choice = decide(
+                rolls[step % DECISIONS],
+                rolls[(step + 1) % DECISIONS],
+                facing=state.checking_or_calling_amount > 0,
+                low=state.min_completion_betting_or_raising_to_amount if can_raise else None,
+                high=state.max_completion_betting_or_raising_to_amount if can_raise else None,
+            )
+            step += 2
+            if choice < 0:
+                state.fold()
+            elif choice:
+                state.complete_bet_or_raise_to(choice)
+            else:
+                state.check_or_call()
+    return tuple(state.stacks)
+
+
+def time_hands(play: Callable[[Deal], object], deals: Sequence[Deal], repeats: int) -> float:
+    """The best of ``repeats`` runs over the deals, in hands per second."""
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        for deal in deals:
+            play(deal)
+        best = min(best, time.perf_counter() - started)
+    return len(deals) / best
+
+
+def pin_one_core() -> str:
+    """Run on one core where the OS allows it."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        return "pinned to one core"
+    return "not pinned"
+
+
+def run(*, hands: int, pokerkit_hands: int, repeats: int, seed: int = 2024) -> dict[str, float]:
+    """Hands per second of both engines and their ratio."""
+    from tests.engine.helpers_pokerkit import FULL_AUTOMATIONS, PK_CARDS, create_state
+
+    def create(*, rules: Rules, stacks: list[int]) -> object:
+        return create_state(rules=rules, stacks=stacks, automations=FULL_AUTOMATIONS[:-2])
+
+    deals = make_deals(hands, seed)
+    ours = time_hands(play_floorman, deals, repeats)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        theirs = time_hands(
+            lambda deal: play_pokerkit(deal, create, PK_CARDS), deals[:pokerkit_hands], repeats
+        )
+    return {"floorman": ours, "pokerkit": theirs, "ratio": ours / theirs}
+
+
+def evaluator_figures() -> dict[str, float] | None:
+    """bench/engine_eval.py's evaluator figures, when that benchmark exists."""
+    try:
+        module = importlib.import_module("bench.engine_eval")
+    except ImportError:
+        return None
+    result = module.run(repeats=3, n=200_000)
+    return result if isinstance(result, dict) else None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--pokerkit-hands", type=int, default=2_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-eval", action="store_true")
+    args = parser.parse_args(argv)
+    pinned = pin_one_core()
+    figures = run(hands=args.hands, pokerkit_hands=args.pokerkit_hands, repeats=args.repeats)
+    print(f"Python {platform.python_version()}, {platform.machine()}, {pinned}")
+    print()
+    print("| engine | hands | hands/s |")
+    print("|---|---:|---:|")
+    print(f"| Floorman | {args.hands:,} | {figures['floorman']:,.0f} |")
+    print(f"| PokerKit 0.7.7 | {args.pokerkit_hands:,} | {figures['pokerkit']:,.0f} |")
+    print(f"| ratio | | {figures['ratio']:.1f}x |")
+    if not args.no_eval and (evaluation := evaluator_figures()) is not None:
+        print()
+        print("| evaluator figure | value |")
+        print("|---|---:|")
+        for name, value in evaluation.items():
+            shown = f"{value:,.0f}" if isinstance(value, int | float) else str(value)
+            print(f"| {name} | {shown} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
