@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from tests.integration.conftest import ROOT, VENV_BIN, base_env, celery, free_port, wait_until
+from tests.integration.sse import Stream, next_changed
 
 pytestmark = pytest.mark.integration
 
@@ -120,8 +121,12 @@ def test_embedded_default_serves_the_demo_and_its_worker_records_level_changes(
         assert "Friday Deepstack" in phone.text
 
         log_in(client, "floor", "floorman-floor")
-        start_clock(client, embedded_env)
+        start_clock(client, demo_event_pk(database))
         assert level_starts(database) == [(1, 0, "floor")]
+
+        # A phone's event stream on the database bus (no Redis here).
+        stream = Stream(f"http://127.0.0.1:{port}/e/demo/events/")
+        stream.wait_connected()
 
         # Take all but two seconds off level 1: beat and the worker announce level 2 themselves.
         floor_shell(
@@ -137,6 +142,9 @@ def test_embedded_default_serves_the_demo_and_its_worker_records_level_changes(
             what="the worker on the file broker to record level 2",
         )
         assert level_starts(database) == [(1, 0, "floor"), (2, 1, "clock")]
+        whats = [next_changed(stream, timeout=10)[1]["what"] for _ in range(2)]
+        assert whats == ["clock", "level"], "the worker's announcement did not reach the stream"
+        stream.close()
         assert (var / "broker").is_dir()
         reading = floor_shell(embedded_env, "print(event.read_clock().level_index)")
         assert reading.strip() == "1"
@@ -144,10 +152,24 @@ def test_embedded_default_serves_the_demo_and_its_worker_records_level_changes(
     processes.assert_alive("web")
 
 
-def start_clock(client: httpx.Client, env: dict[str, str]) -> None:
-    """The floor starts the demo event's clock."""
-    floor_shell(
-        env,
-        "services.act_on_clock(event_id=event.pk, actor=floor,"
-        " action=services.ClockAction.START)\n",
+def start_clock(client: httpx.Client, event_pk: int) -> None:
+    """The floor presses Start on the demo event's dashboard (the form, not JavaScript)."""
+    dashboard = client.get(f"/events/{event_pk}/floor/")
+    assert dashboard.status_code == 200, f"the floor dashboard answered {dashboard.status_code}"
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', dashboard.text)
+    version = re.search(r'name="expected_version" value="(\d+)"', dashboard.text)
+    assert token and version, "the dashboard has no clock form"
+    response = client.post(
+        f"/events/{event_pk}/clock/",
+        data={"action": "start", "expected_version": version[1], "csrfmiddlewaretoken": token[1]},
     )
+    assert response.status_code == 303, f"start answered {response.status_code}"
+    assert client.get(f"/events/{event_pk}/floor/").status_code == 200
+
+
+def demo_event_pk(database: Path) -> int:
+    """The demo event's id, read straight from SQLite (the dashboard URL takes it)."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as connection:
+        row = connection.execute("select id from tournaments_event where code = 'demo'").fetchone()
+    assert row, "floorman_setup made no demo event"
+    return int(row[0])
