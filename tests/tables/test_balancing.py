@@ -1,0 +1,333 @@
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tables.balancing import (
+    BalanceSettings,
+    TableState,
+    apply_plan,
+    last_big_blind_seat,
+    next_hand,
+    on_the_bubble,
+    plan_balance,
+    share_hand_for_hand_place,
+    verify_plan,
+    worst_open_seats,
+)
+
+
+def make_table(*, table, seats=10, occupied, button=1, big_blind=None):
+    """Players are numbered table * 100 + seat so a test can name them."""
+    return TableState(
+        table=table,
+        seats=seats,
+        players={s: table * 100 + s for s in occupied},
+        button_seat=button,
+        big_blind_seat=big_blind,
+    )
+
+
+def counts_after(tables, plan):
+    """Seat maps after the plan, built here independently of apply_plan."""
+    seated = {t.table: dict(t.players) for t in tables}
+    for m in plan.moves:
+        assert seated[m.from_table].pop(m.from_seat) == m.player
+    for m in plan.moves:
+        assert m.to_seat not in seated[m.to_table]
+        seated[m.to_table][m.to_seat] = m.player
+    for t in plan.broken_tables:
+        assert seated[t] == {}
+        del seated[t]
+    return seated
+
+
+# --- positions (R2.7 dead button) ---
+
+
+def test_r2_7_next_big_blind_is_first_occupied_seat_after_last_big_blind():
+    table = make_table(table=1, occupied=[1, 2, 3, 4, 6, 7, 8, 9], button=3, big_blind=4)
+    hand = next_hand(table)
+    assert hand.small_blind_seat == 4
+    assert hand.big_blind_seat == 6
+
+
+def test_r2_7_busted_big_blind_leaves_a_dead_small_blind():
+    table = make_table(table=1, occupied=[1, 2, 3, 6, 7], button=2, big_blind=4)
+    hand = next_hand(table)
+    assert hand.small_blind_seat == 4  # empty: nobody posts the small blind
+    assert 4 not in table.players
+    assert hand.big_blind_seat == 6
+
+
+def test_last_big_blind_derived_from_button():
+    assert last_big_blind_seat(make_table(table=1, occupied=[1, 2, 4, 6], button=2)) == 6
+    assert last_big_blind_seat(make_table(table=1, occupied=[1, 2, 4, 6], button=6)) == 2
+
+
+def test_r2_8_heads_up_big_blind_is_the_player_off_the_button():
+    table = make_table(table=1, occupied=[3, 7], button=3)
+    assert last_big_blind_seat(table) == 7
+    assert next_hand(table).big_blind_seat == 3
+    assert next_hand(table).small_blind_seat == 7  # R2.8: the new button posts the SB
+
+
+def test_before_first_hand_blinds_follow_the_button():
+    table = TableState.before_first_hand(
+        table=1, seats=10, players={2: 1, 5: 2, 8: 3, 9: 4}, button_seat=8
+    )
+    assert next_hand(table).small_blind_seat == 9
+    assert next_hand(table).big_blind_seat == 2
+
+
+def test_tda_worst_position_is_the_big_blind_never_the_small_blind():
+    # Last BB in seat 4; seat 5 is empty, so a newcomer there is next hand's big blind.
+    table = make_table(table=1, occupied=[1, 2, 3, 4, 6, 7, 8], big_blind=4)
+    assert worst_open_seats(table=table) == [5, 9, 10]
+    # The big blind busted: seat 4 would be next hand's small blind and is never offered.
+    table = make_table(table=1, occupied=[1, 2, 3, 6, 7, 8], big_blind=4)
+    assert worst_open_seats(table=table) == [5, 9, 10]
+
+
+# --- balancing moves (TDA balancing tables) ---
+
+
+def test_tda_next_big_blind_of_full_table_moves_to_worst_seat_of_short_table():
+    full = make_table(table=1, occupied=range(1, 11), button=1, big_blind=3)
+    short = make_table(table=2, occupied=range(1, 9), button=6, big_blind=8)
+    plan = plan_balance(tables=[full, short], break_order=[2, 1])
+    assert len(plan.moves) == 1
+    move = plan.moves[0]
+    # seat 4 of table 1 is next to post the big blind there; seat 9 of table 2 is the first
+    # seat after table 2's last big blind (8): he posts the big blind there next hand.
+    assert (move.player, move.from_table, move.from_seat) == (104, 1, 4)
+    assert (move.to_table, move.to_seat, move.reason) == (2, 9, "balance")
+    assert plan.broken_tables == ()
+    assert any("TDA" in line for line in plan.explain())
+
+
+def test_tda_never_moves_into_the_small_blind_seat():
+    full = make_table(table=1, occupied=range(1, 11), big_blind=10)
+    # The big blind in seat 8 of table 2 busted: seat 8 is next hand's (dead) small blind.
+    short = make_table(table=2, occupied=[1, 2, 3, 4, 5, 6, 7, 9], big_blind=8)
+    plan = plan_balance(tables=[full, short], break_order=[])
+    assert [(m.player, m.to_table, m.to_seat) for m in plan.moves] == [(101, 2, 10)]
+
+
+def test_tda_balance_within_the_allowed_gap():
+    full = make_table(table=1, occupied=range(1, 11), big_blind=3)
+    short = make_table(table=2, occupied=range(1, 9), big_blind=8)
+    plan = plan_balance(tables=[full, short], break_order=[], settings=BalanceSettings(max_gap=2))
+    assert plan.moves == ()
+    assert plan.explain() == ["Tables are balanced (TDA: within one player); nobody moves."]
+
+
+def test_tda_halt_tables_three_short_and_moves_in_break_order():
+    tables = [
+        make_table(table=1, occupied=range(1, 11), big_blind=5),
+        make_table(table=2, occupied=range(1, 10), big_blind=5),
+        make_table(table=3, occupied=range(1, 7), big_blind=6),
+    ]
+    plan = plan_balance(tables=tables, break_order=[3, 2, 1])
+    assert plan.halt_tables == (3,)
+    # 10/9/6: table 1 gives its next BB (seat 6); then 9/9/7: table 2 breaks before table 1,
+    # so it gives its next BB (seat 6); 9/8/8 is balanced.
+    assert [(m.from_table, m.from_seat, m.to_table, m.to_seat) for m in plan.moves] == [
+        (1, 6, 3, 7),
+        (2, 6, 3, 8),
+    ]
+    assert {t: len(s) for t, s in counts_after(tables, plan).items()} == {1: 9, 2: 8, 3: 8}
+
+
+def test_tda_table_breaks_in_preset_order_into_random_seats():
+    tables = [
+        make_table(table=1, occupied=range(1, 8), big_blind=2),
+        make_table(table=2, occupied=range(1, 8), big_blind=5),
+        make_table(table=3, occupied=range(1, 7), big_blind=3),
+    ]
+    plan = plan_balance(tables=tables, break_order=[2, 3, 1], rng=random.Random(3))
+    assert plan.broken_tables == (2,)
+    assert sorted(m.player for m in plan.moves) == [201, 202, 203, 204, 205, 206, 207]
+    assert {m.reason for m in plan.moves} == {"table_break"}
+    seated = counts_after(tables, plan)
+    assert {t: len(s) for t, s in seated.items()} == {1: 10, 3: 10}
+
+
+def test_tda_break_waits_when_only_small_blind_seats_are_free():
+    tables = [
+        make_table(table=1, occupied=range(1, 7), big_blind=7),  # seat 7 is next SB
+        make_table(table=2, occupied=range(1, 8), big_blind=2),
+        make_table(table=3, occupied=range(1, 8), big_blind=2),
+    ]
+    plan = plan_balance(tables=tables, break_order=[3])
+    assert plan.deferred_break == 3
+    assert plan.broken_tables == ()
+    assert plan.moves == ()
+    # one more bust anywhere else and the break goes ahead
+    tables[1] = make_table(table=2, occupied=range(1, 7), big_blind=2)
+    plan = plan_balance(tables=tables, break_order=[3], rng=random.Random(1))
+    assert plan.broken_tables == (3,)
+    assert all(m.to_seat != 7 or m.to_table != 1 for m in plan.moves)
+
+
+def test_table_without_players_closes_first():
+    tables = [
+        make_table(table=1, occupied=range(1, 10), big_blind=2),
+        make_table(table=2, occupied=[], big_blind=2),
+        make_table(table=3, occupied=range(1, 10), big_blind=2),
+    ]
+    plan = plan_balance(tables=tables, break_order=[1, 3, 2])
+    assert plan.broken_tables == (2,)
+    assert plan.moves == ()
+
+
+def test_tda_final_table_fresh_draw_for_everyone():
+    tables = [
+        make_table(table=1, occupied=[1, 4, 6, 8, 9], big_blind=4),
+        make_table(table=2, occupied=[2, 3, 5, 7, 10], big_blind=3),
+    ]
+    plan = plan_balance(tables=tables, break_order=[2], rng=random.Random(9))
+    assert plan.final_table == 1
+    assert plan.broken_tables == (2,)
+    assert len(plan.moves) == 10
+    assert {m.reason for m in plan.moves} == {"final_table"}
+    assert sorted(m.to_seat for m in plan.moves) == list(range(1, 11))
+    assert {m.to_table for m in plan.moves} == {1}
+    (final,) = apply_plan(tables=tables, plan=plan)
+    assert final.table == 1
+    assert final.players[plan.final_button_seat]
+    verify_plan(tables=tables, plan=plan)
+
+
+def test_final_table_size_setting():
+    tables = [
+        make_table(table=1, occupied=range(1, 6)),
+        make_table(table=2, occupied=range(1, 5)),
+    ]
+    plan = plan_balance(
+        tables=tables, break_order=[1], settings=BalanceSettings(final_table_size=9)
+    )
+    assert plan.final_table == 2
+    assert all(1 <= m.to_seat <= 9 for m in plan.moves)
+
+
+def test_bad_states_are_refused():
+    with pytest.raises(ValueError, match="seated twice"):
+        plan_balance(
+            tables=[
+                TableState(table=1, seats=10, players={1: 5}, button_seat=1),
+                TableState(table=2, seats=10, players={1: 5}, button_seat=1),
+            ],
+            break_order=[],
+        )
+    with pytest.raises(ValueError, match="no seat"):
+        plan_balance(
+            tables=[TableState(table=1, seats=9, players={10: 5}, button_seat=1)],
+            break_order=[],
+        )
+
+
+def test_verify_plan_catches_a_small_blind_move():
+    full = make_table(table=1, occupied=range(1, 11), big_blind=10)
+    short = make_table(table=2, occupied=[1, 2, 3, 4, 5, 6, 7, 9], big_blind=8)
+    plan = plan_balance(tables=[full, short], break_order=[])
+    bad = replace(plan, moves=(replace(plan.moves[0], to_seat=8),))
+    with pytest.raises(ValueError, match="small blind"):
+        verify_plan(tables=[full, short], plan=bad)
+
+
+# --- hand-for-hand ---
+
+
+def test_tda_bubble_is_one_more_player_than_places():
+    assert on_the_bubble(players_left=11, paid_places=10)
+    assert not on_the_bubble(players_left=12, paid_places=10)
+    assert not on_the_bubble(players_left=10, paid_places=10)
+
+
+def test_tda_same_hand_for_hand_busts_at_different_tables_share_the_place():
+    shared = share_hand_for_hand_place(players_left_before=10, busted=[7, 3, 9])
+    assert shared.place == 8
+    assert shared.places == (8, 9, 10)
+    assert shared.players == (7, 3, 9)
+    with pytest.raises(ValueError):
+        share_hand_for_hand_place(players_left_before=2, busted=[1, 2, 3])
+
+
+# --- properties ---
+
+
+@st.composite
+def event_states(draw, equal_seats=True):
+    count = draw(st.integers(1, 7))
+    seats = draw(st.integers(2, 10))
+    tables = []
+    for table in range(1, count + 1):
+        n = seats if equal_seats else draw(st.integers(2, 10))
+        occupied = draw(st.lists(st.integers(1, n), unique=True, max_size=n))
+        tables.append(
+            make_table(
+                table=table,
+                seats=n,
+                occupied=occupied,
+                button=draw(st.integers(1, n)),
+                big_blind=draw(st.integers(1, n)),
+            )
+        )
+    order = draw(st.permutations(range(1, count + 1)))
+    return tables, list(order)
+
+
+def check_plan_rules(tables, plan, *, gap=1, balanced=True):
+    by_id = {t.table: t for t in tables}
+    before = sorted(p for t in tables for p in t.players.values())
+    seated = counts_after(tables, plan)  # asserts no double booking and right from-seats
+    after = sorted(p for s in seated.values() for p in s.values())
+    assert after == before  # nobody lost or duplicated
+    assert len({m.player for m in plan.moves}) == len(plan.moves)
+    for m in plan.moves:
+        assert 1 <= m.to_seat <= by_id[m.to_table].seats
+        if m.reason != "final_table":
+            # next hand's small blind is the last big blind's seat (dead button rule)
+            assert m.to_seat != by_id[m.to_table].big_blind_seat
+    if balanced and seated:
+        counts = [len(s) for s in seated.values()]
+        assert max(counts) - min(counts) <= gap
+
+
+@settings(max_examples=300, deadline=None)
+@given(state=event_states(), seed=st.integers(0, 2**32), gap=st.integers(1, 3))
+def test_property_plan_never_breaks_the_rules(state, seed, gap):
+    tables, order = state
+    plan = plan_balance(
+        tables=tables,
+        break_order=order,
+        settings=BalanceSettings(max_gap=gap),
+        rng=random.Random(seed),
+    )
+    check_plan_rules(tables, plan, gap=gap)
+    verify_plan(tables=tables, plan=plan, settings=BalanceSettings(max_gap=gap))
+
+
+@settings(max_examples=200, deadline=None)
+@given(state=event_states(equal_seats=False), seed=st.integers(0, 2**32))
+def test_property_mixed_table_sizes_keep_seats_valid(state, seed):
+    tables, order = state
+    plan = plan_balance(tables=tables, break_order=order, rng=random.Random(seed))
+    check_plan_rules(tables, plan, balanced=False)
+
+
+@settings(max_examples=100, deadline=None)
+@given(state=event_states(), seed=st.integers(0, 2**32))
+def test_property_applied_plan_is_stable(state, seed):
+    tables, order = state
+    plan = plan_balance(tables=tables, break_order=order, rng=random.Random(seed))
+    after = apply_plan(tables=tables, plan=plan)
+    again = plan_balance(tables=after, break_order=order, rng=random.Random(seed))
+    assert [m for m in again.moves if m.reason == "balance"] == []
+    assert Counter(p for t in after for p in t.players.values()) == Counter(
+        p for t in tables for p in t.players.values()
+    )
