@@ -67,9 +67,18 @@ def _event_by_code(code: str) -> Event:
     return get_object_or_404(Event.objects.select_related("structure"), code=code)
 
 
+# The clock fragment's view renders the reading its ETag was computed from: one read of the
+# event and its levels per request (not two), and the ETag always matches the body.
+_CLOCK_DISPLAY = "_floorman_clock_display"
+
+
 def _clock_etag(request: HttpRequest, code: str) -> str | None:
     event = Event.objects.select_related("structure").filter(code=code).first()
-    return None if event is None else clock_display(event).etag
+    if event is None:
+        return None
+    display = clock_display(event)
+    setattr(request, _CLOCK_DISPLAY, display)
+    return display.etag
 
 
 def _live_context(request: HttpRequest, event: Event, *, refresh_url: str) -> dict[str, Any]:
@@ -112,8 +121,10 @@ def _qr_svg(url: str) -> SafeString:
 @etag(_clock_etag)
 def event_clock(request: HttpRequest, code: str) -> HttpResponse:
     """The clock fragment; answers If-None-Match with 304 while nothing changed."""
-    event = _event_by_code(code)
-    return render(request, "tournaments/_clock.html#clock", {"clock": clock_display(event)})
+    display: ClockDisplay | None = getattr(request, _CLOCK_DISPLAY, None)
+    if display is None:
+        display = clock_display(_event_by_code(code))
+    return render(request, "tournaments/_clock.html#clock", {"clock": display})
 
 
 @require_GET
