@@ -1,13 +1,25 @@
-"""Satellite places (R5.5): how many qualify for the super final and the final's extra chips."""
+"""Finishing places: same-hand busts (R5.6), quits (R5.9), agreed stops (R5.10), satellites."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from tables.engine.cards import Card
+from tables.seating import Rng, dealt_deck
 
 QUALIFYING_PERCENT = 20  # R5.5: 20% of the entrants qualify
 SATELLITE_BONUS_CHIPS = 3_000  # R5.5: every satellite won adds 3,000 chips to the final stack
 
 
 def satellite_qualifiers(entrants: int) -> int:
-    """R5.5: 20% of the entrants, rounded half up, at least one (10 -> 2, 12 -> 2, 13 -> 3)."""
+    """R5.5: 20% of the entrants, rounded half up, at least one (10 -> 2, 12 -> 2, 13 -> 3).
+
+    Rounding to the nearest whole player keeps the number of seats closest to the 20% the rule
+    names: rounding down gives 9 entrants 1 seat for an exact 1.8, rounding up gives 6 entrants
+    2 seats (33%) for 1.2. A 20% share never ends in exactly .5 (n/5), so "half up" never has
+    to decide. At least one: a satellite that qualifies nobody has no point (7 -> 1.4 -> 1).
+    """
     if entrants < 1:
         raise ValueError(f"a satellite needs entrants, not {entrants}")
     return max(1, (2 * entrants * QUALIFYING_PERCENT + 100) // 200)
@@ -23,3 +35,112 @@ def super_final_stack(*, event_stack: int, satellites_won: int) -> int:
     if satellites_won < 0:
         raise ValueError("satellites won cannot be negative")
     return event_stack + SATELLITE_BONUS_CHIPS * satellites_won
+
+
+@dataclass(frozen=True)
+class Stack:
+    """A player and his chips: at the start of the hand he busted in, or at an agreed stop."""
+
+    player: int
+    chips: int
+
+
+@dataclass(frozen=True)
+class Placing:
+    """A player's finishing place; ``card`` is the card he drew to break a tie, if any."""
+
+    player: int
+    place: int
+    card: Card | None = None
+
+
+def _tie_cards(
+    *,
+    tied: Sequence[Stack],
+    cards: Mapping[int, Card] | None,
+    rng: Rng | None,
+    deck: Sequence[Card] | None,
+) -> dict[int, Card]:
+    """A card for each tied player: the ones drawn at the table, or one CSPRNG deck's."""
+    if cards is not None:
+        drawn = {s.player: cards[s.player] for s in tied if s.player in cards}
+        if len(drawn) < len(tied):
+            raise ValueError("every player with an equal stack draws a card")
+        if len(set(drawn.values())) < len(drawn) or not all(0 <= c < 52 for c in drawn.values()):
+            raise ValueError("the drawn cards must be distinct real cards")
+        return drawn
+    dealt = dealt_deck(rng=rng, deck=deck)
+    if len(dealt) < len(tied):
+        raise ValueError("the deck has fewer cards than there are tied players")
+    return {s.player: c for s, c in zip(tied, dealt, strict=False)}  # in the order given
+
+
+def _ranked(
+    *,
+    stacks: Sequence[Stack],
+    best_place: int,
+    cards: Mapping[int, Card] | None,
+    rng: Rng | None,
+    deck: Sequence[Card] | None,
+) -> tuple[Placing, ...]:
+    """Places from best_place down: more chips higher; equal chips by a drawn card (R1.6)."""
+    if len({s.player for s in stacks}) != len(stacks):
+        raise ValueError("a player is listed twice")
+    if any(s.chips < 0 for s in stacks):
+        raise ValueError("a stack cannot be negative")
+    counts: dict[int, int] = {}
+    for s in stacks:
+        counts[s.chips] = counts.get(s.chips, 0) + 1
+    tied = [s for s in stacks if counts[s.chips] > 1]
+    drawn = _tie_cards(tied=tied, cards=cards, rng=rng, deck=deck) if tied else {}
+    # A card number orders rank first, then suit (R1.6): the higher number is the higher card.
+    order = sorted(stacks, key=lambda s: (s.chips, drawn.get(s.player, -1)), reverse=True)
+    return tuple(
+        Placing(player=s.player, place=best_place + i, card=drawn.get(s.player))
+        for i, s in enumerate(order)
+    )
+
+
+def place_same_hand_busts(
+    *,
+    busts: Sequence[Stack],
+    players_left_before: int,
+    cards: Mapping[int, Card] | None = None,
+    rng: Rng | None = None,
+    deck: Sequence[Card] | None = None,
+) -> tuple[Placing, ...]:
+    """R5.6: players out in one hand, best place first.
+
+    Each bust carries the chips he started the hand with. The one who started with more places
+    higher; equal stacks draw a card each, the higher card (rank, then suit: R1.6) placing
+    higher. With 10 left before the hand and three out, the places are 8, 9 and 10, the biggest
+    starting stack taking 8th. Tie cards: ``cards`` (player -> card drawn at the table), else
+    drawn here from ``deck`` (tied players in the order given) or a fresh CSPRNG shuffle.
+    """
+    if not 0 < len(busts) <= players_left_before:
+        raise ValueError("between one and all of the players left can bust in a hand")
+    best = players_left_before - len(busts) + 1
+    return _ranked(stacks=busts, best_place=best, cards=cards, rng=rng, deck=deck)
+
+
+def place_of_quitter(*, players_left: int) -> int:
+    """R5.9: a player who quits places where he left: last of the players still in, himself too."""
+    if players_left < 1:
+        raise ValueError("a player who quits is still one of the players left")
+    return players_left
+
+
+def places_by_chip_count(
+    *,
+    stacks: Sequence[Stack],
+    cards: Mapping[int, Card] | None = None,
+    rng: Rng | None = None,
+    deck: Sequence[Card] | None = None,
+) -> tuple[Placing, ...]:
+    """R5.10: all agree to stop: places 1..n by chips; equal counts by a drawn card.
+
+    Tie cards as for place_same_hand_busts: given in ``cards``, else drawn here.
+    """
+    if not stacks:
+        raise ValueError("there is nobody left to place")
+    return _ranked(stacks=stacks, best_place=1, cards=cards, rng=rng, deck=deck)

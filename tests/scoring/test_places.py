@@ -1,0 +1,120 @@
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.places import (
+    Stack,
+    place_of_quitter,
+    place_same_hand_busts,
+    places_by_chip_count,
+    satellite_qualifiers,
+    super_final_stack,
+)
+from tables.engine.cards import parse_card, parse_cards
+
+
+def test_r5_6_bigger_starting_stack_places_higher():
+    busts = [Stack(player=1, chips=2_000), Stack(player=2, chips=9_500), Stack(player=3, chips=400)]
+    placings = place_same_hand_busts(busts=busts, players_left_before=10)
+    assert [(p.player, p.place) for p in placings] == [(2, 8), (1, 9), (3, 10)]
+    assert all(p.card is None for p in placings)  # no tie, nobody draws
+
+
+def test_r5_6_equal_stacks_higher_card_places_higher_suit_deciding():
+    busts = [Stack(player=1, chips=500), Stack(player=2, chips=500), Stack(player=3, chips=800)]
+    # players 1 and 2 tie and draw in the order given: 1 gets the king of hearts, 2 of spades
+    placings = place_same_hand_busts(busts=busts, players_left_before=5, deck=parse_cards("KhKs"))
+    assert [(p.player, p.place) for p in placings] == [(3, 3), (2, 4), (1, 5)]
+    assert {p.player: p.card for p in placings} == {
+        3: None,
+        2: parse_card("Ks"),
+        1: parse_card("Kh"),
+    }
+
+
+def test_r5_6_cards_drawn_at_the_table_decide_a_tie():
+    busts = [Stack(player=7, chips=300), Stack(player=8, chips=300)]
+    placings = place_same_hand_busts(
+        busts=busts,
+        players_left_before=2,
+        cards={7: parse_card("Ac"), 8: parse_card("Kd")},
+    )
+    assert [(p.player, p.place) for p in placings] == [(7, 1), (8, 2)]
+    with pytest.raises(ValueError, match="draws a card"):
+        place_same_hand_busts(busts=busts, players_left_before=2, cards={7: 3})
+    with pytest.raises(ValueError, match="distinct"):
+        place_same_hand_busts(busts=busts, players_left_before=2, cards={7: 3, 8: 3})
+
+
+def test_r5_6_tie_draw_uses_a_shuffled_deck():
+    busts = [Stack(player=p, chips=100) for p in range(4)]
+    outcomes = {
+        tuple(p.player for p in place_same_hand_busts(busts=busts, players_left_before=4))
+        for _ in range(40)
+    }
+    assert len(outcomes) > 3
+
+
+def test_r5_6_refuses_more_busts_than_players_left():
+    with pytest.raises(ValueError):
+        place_same_hand_busts(busts=[Stack(player=1, chips=5)] * 1, players_left_before=0)
+    with pytest.raises(ValueError, match="twice"):
+        place_same_hand_busts(
+            busts=[Stack(player=1, chips=5), Stack(player=1, chips=6)], players_left_before=4
+        )
+
+
+def test_r5_9_quitter_places_where_he_left():
+    assert place_of_quitter(players_left=10) == 10
+    assert place_of_quitter(players_left=1) == 1
+    with pytest.raises(ValueError):
+        place_of_quitter(players_left=0)
+
+
+def test_r5_10_agreed_stop_places_follow_chip_counts():
+    stacks = [
+        Stack(player=1, chips=12_000),
+        Stack(player=2, chips=30_000),
+        Stack(player=3, chips=12_000),
+        Stack(player=4, chips=6_000),
+    ]
+    placings = places_by_chip_count(stacks=stacks, deck=parse_cards("2c2d"))
+    # players 1 and 3 tie: 1 draws the deuce of clubs, 3 the deuce of diamonds (higher suit)
+    assert [(p.player, p.place) for p in placings] == [(2, 1), (3, 2), (1, 3), (4, 4)]
+
+
+@pytest.mark.parametrize(
+    ("entrants", "qualify"),
+    [(1, 1), (2, 1), (5, 1), (7, 1), (8, 2), (9, 2), (10, 2), (12, 2), (13, 3), (30, 6)],
+)
+def test_r5_5_twenty_percent_qualify_rounded_to_nearest_at_least_one(entrants, qualify):
+    assert satellite_qualifiers(entrants) == qualify
+
+
+def test_r5_5_super_final_stack_adds_3000_per_satellite_won():
+    assert super_final_stack(event_stack=10_000, satellites_won=0) == 10_000
+    assert super_final_stack(event_stack=10_000, satellites_won=3) == 19_000
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    chips=st.lists(st.integers(0, 50), min_size=1, max_size=20),
+    extra=st.integers(0, 20),
+    seed=st.integers(0, 2**32),
+)
+def test_property_places_are_a_permutation_and_follow_chips(chips, extra, seed):
+    busts = [Stack(player=i, chips=c) for i, c in enumerate(chips)]
+    left = len(busts) + extra
+    placings = place_same_hand_busts(busts=busts, players_left_before=left, rng=random.Random(seed))
+    assert sorted(p.place for p in placings) == list(range(extra + 1, left + 1))
+    assert sorted(p.player for p in placings) == list(range(len(chips)))
+    by_player = {p.player: p for p in placings}
+    for a in busts:
+        for b in busts:
+            if a.chips > b.chips:
+                assert by_player[a.player].place < by_player[b.player].place
+            elif a.chips == b.chips and a.player != b.player:
+                ca, cb = by_player[a.player].card, by_player[b.player].card
+                assert (ca > cb) == (by_player[a.player].place < by_player[b.player].place)
