@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,9 @@ from tests.factories import make_user
 from tournaments.models import BlindStructure
 from tournaments.presets import load_presets
 
-SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/floorman-screens"))
+SCREENSHOTS = Path(
+    os.environ.get("SCREENSHOT_DIR", Path(tempfile.gettempdir()) / "floorman-screens")
+)
 
 
 def add_level(page, small, big, minutes="15"):
