@@ -86,12 +86,19 @@ class OpeningSeating:
 
 def _spread(*, count: int, tables: Sequence[TableSpec], rng: Rng) -> dict[int, int]:
     """How many players each table gets: as even as the seat counts allow, extras at random."""
-    sizes = {spec.table: 0 for spec in tables}
-    seats = {spec.table: spec.seats for spec in tables}
-    for _ in range(count):
-        open_tables = [t for t in sizes if sizes[t] < seats[t]]
-        fewest = min(sizes[t] for t in open_tables)
-        sizes[rng.choice([t for t in open_tables if sizes[t] == fewest])] += 1
+    sizes: dict[int, int] = {}
+    left = count
+    by_seats = sorted(tables, key=lambda spec: spec.seats)
+    for i, spec in enumerate(by_seats):
+        share = left // (len(by_seats) - i)
+        if spec.seats <= share:  # a small table fills up; the rest share what is left
+            sizes[spec.table] = spec.seats
+            left -= spec.seats
+            continue
+        rest = [s.table for s in by_seats[i:]]  # all have more seats than the share
+        lucky = set(rng.sample(rest, left - share * len(rest)))
+        sizes.update({t: share + (t in lucky) for t in rest})
+        break
     return sizes
 
 
