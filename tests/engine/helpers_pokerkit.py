@@ -131,6 +131,8 @@ def memoize_hand_evaluation() -> None:
         original = hand_type.from_game.__func__  # type: ignore[attr-defined]
 
         def from_game(cls: Any, hole_cards: Any, board_cards: Any = (), _f: Any = original) -> Any:
+            if isinstance(hole_cards, str) or isinstance(board_cards, str):
+                return _f(cls, hole_cards, board_cards)  # card text: PokerKit parses it
             hole, board = tuple(hole_cards), tuple(board_cards)  # may be one-shot iterators
             key = (cls, hole, board)
             hand = _hand_cache.get(key)

@@ -52,24 +52,19 @@ def test_every_pluribus_hand_replays_strictly_to_its_finishing_stacks() -> None:
     assert not failed, f"{len(failed)} of {len(paths)} failed, e.g. {failed[:5]}"
 
 
-# Engine bug: the big blind ante is counted as the big blind's own bet, so when he puts in
-# more than anyone else its excess comes back to him as "uncalled" (30, 31: 100,000 each) and
-# a short all-in caller's main pot lacks part of it (68: 225,000). TDA: the big blind ante is
-# dead money in the main pot. These hands must pass once the engine is fixed.
-BIG_BLIND_ANTE_BUG = ("30.phh", "31.phh", "68.phh")
+# TDA: the big blind ante is dead money in the main pot. These WSOP hands put more in from the
+# big blind than anyone called (30, 31: 100,000 each) or have a short all-in caller (68:
+# 225,000); an engine that treats the ante as the big blind's own bet gets all three wrong.
+BIG_BLIND_ANTE_HANDS = ("30.phh", "31.phh", "68.phh")
 
 
 def test_famous_and_wsop_holdem_hands_replay_strictly() -> None:
     paths = holdem_files()
     assert {variant_of(path) for path in paths} >= {"NT", "FT", "PO"}
-    failed = [r for r in failures(paths) if Path(str(r["file"])).name not in BIG_BLIND_ANTE_BUG]
-    assert not failed, failed
+    assert not failures(paths), failures(paths)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine bug: the big blind ante is returned as an uncalled bet"
-)
-@pytest.mark.parametrize("name", BIG_BLIND_ANTE_BUG)
+@pytest.mark.parametrize("name", BIG_BLIND_ANTE_HANDS)
 def test_big_blind_ante_is_dead_money_in_the_main_pot(name: str) -> None:
     result = check_file(PHH / "wsop/2023/43/5" / name)
     assert result["match"], result
