@@ -7,12 +7,14 @@ from functools import wraps
 from typing import Any
 
 import segno
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.http import (
     Http404,
     HttpRequest,
@@ -127,10 +129,24 @@ def event_clock(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "tournaments/_clock.html#clock", {"clock": display})
 
 
+def _stream_event_id(code: str) -> int | None:
+    """The event of a stream, read without keeping a database connection for the stream's life.
+
+    A stream stays open for hours, one per phone; under ASGI each request has its own thread
+    and so its own connection, which would be held until the stream ends: 500 phones would need
+    500 PostgreSQL connections (bench/clock_phones.py found it; the default limit is 100).
+    """
+    try:
+        return Event.objects.filter(code=code).values_list("pk", flat=True).first()
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+
+
 @require_GET
 async def event_stream(request: HttpRequest, code: str) -> HttpResponseBase:
     """Server-sent events of one event: 'changed' whenever the bus says so."""
-    event_id = await Event.objects.filter(code=code).values_list("pk", flat=True).afirst()
+    event_id = await sync_to_async(_stream_event_id)(code)
     if event_id is None:
         raise Http404
     if isinstance(request, ASGIRequest):
