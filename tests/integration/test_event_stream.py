@@ -123,3 +123,19 @@ def test_a_stream_hears_only_its_own_event_and_the_reconciler_too(
 
 def test_an_unknown_event_has_no_stream(events_server):
     assert httpx.get(f"{events_server}/e/nosuch/events/", timeout=5).status_code == 404
+
+
+def test_open_streams_hold_no_database_connection(events_server, open_stream):
+    """One stream per phone for hours: a connection each would exhaust PostgreSQL's limit."""
+    from django.db import connection
+
+    event = factories.make_event(code="strm04")
+    for _ in range(10):
+        open_stream(f"{events_server}/e/{event.code}/events/")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "select count(*) from pg_stat_activity"
+            " where datname = current_database() and pid <> pg_backend_pid()"
+        )
+        (others,) = cursor.fetchone()
+    assert others < 10, f"{others} database connections for 10 open streams"
