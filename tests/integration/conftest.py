@@ -21,8 +21,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = ROOT / ".venv" / "bin"
-# A Redis database of its own, flushed before each test, so queued tasks never leak between runs.
-TEST_REDIS_DB = 5
+# A Redis database of its own (one per pytest-xdist worker), flushed before each test, so queued
+# tasks never leak between tests or runs.
+TEST_REDIS_DB = 5 + int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
 
 
 def wait_until(
