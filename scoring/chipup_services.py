@@ -52,6 +52,37 @@ def due_chip_up(event: Event) -> DueChipUp | None:
     return None
 
 
+@dataclass(frozen=True)
+class ChipUpNotice:
+    """The floor dashboard's chip-up banner: a race due now, or one after the current level."""
+
+    due_now: bool  # the level that just ended has the chip-up; else the current level has it
+    chip: Denomination
+    tables_left: int  # tables in play that have not raced yet (due now only)
+
+
+def chip_up_notice(event: Event) -> ChipUpNotice | None:
+    """R5.11: a chip-up due after the level that just ended (breaks between skipped), or next.
+
+    Due now until every table in play has raced; "next" while the level in play has a chip-up.
+    """
+    if event.clock_level_started_at is None:
+        return None
+    levels, current = event.levels_list(), event.read_clock().level_index
+    due = due_chip_up(event)
+    ended = [i for i in range(min(current, len(levels))) if not levels[i].is_break]
+    if due is not None and ended and ended[-1] == due.level_index:
+        tables = Table.objects.filter(event=event, is_broken=False, seated__isnull=False)
+        raced = ChipUpRace.objects.filter(event=event, level_index=due.level_index)
+        left = tables.exclude(chip_up_races__in=raced).distinct().count()
+        if left:
+            return ChipUpNotice(due_now=True, chip=due.chip, tables_left=left)
+    upcoming = levels[current].chip_up if current < len(levels) else None
+    if upcoming is not None:
+        return ChipUpNotice(due_now=False, chip=upcoming, tables_left=0)
+    return None
+
+
 def dealing_order(table: Table) -> list[Seat]:
     """The table's seats in dealing order: from the left of the button round (R5.11)."""
     seats = sorted(table.seated.select_related("entry__player"), key=lambda seat: seat.number)
@@ -60,6 +91,7 @@ def dealing_order(table: Table) -> list[Seat]:
 
 
 def _line(seat: Seat, line: chipup.RaceLine) -> dict[str, object]:
+    """One player's race as stored: every card dealt to him (R5.11: one per leftover chip)."""
     card: Card | None = line.card
     return {
         "entry": seat.entry_id,
@@ -68,10 +100,12 @@ def _line(seat: Seat, line: chipup.RaceLine) -> dict[str, object]:
         "small_chips": line.small_chips,
         "exchanged": line.exchanged,
         "leftover": line.leftover,
+        "cards": list(line.cards),
         "card": card,
         "card_name": card_name(card) if card is not None else "",
         "race_chip": line.race_chip,
         "saved": line.saved,
+        "new_chips": line.new_chips,
     }
 
 
@@ -119,10 +153,14 @@ def race_chip_up(
         event=event, table=table, level_index=level_index, chip_value=due.chip.value,
         new_chip_value=due.new_chip.value, actor=actor,
         lines=[_line(seat, line) for seat, line in zip(seats, result.lines, strict=True)],
+        pool=result.pool, race_chips=result.race_chips, lost=result.lost,
+        rounded_up=result.rounded_up, created=result.created, exchanged=result.exchanged,
     )  # fmt: skip
     record_audit(
         actor=actor, action="chip_up.race", event=event, table=table.number,
         level=level_index + 1, chip=due.chip.value, new_chip=due.new_chip.value,
-        pool=result.pool, race_chips=result.race_chips, lost=result.lost, lines=race.lines,
+        pool=result.pool, race_chips=result.race_chips, lost=result.lost,
+        rounded_up=result.rounded_up, created=result.created, exchanged=result.exchanged,
+        lines=race.lines,
     )  # fmt: skip
     return race

@@ -31,7 +31,13 @@ def card_face(card: int | None) -> dict[str, Any] | None:
 
 
 def _race_rows(race: ChipUpRace) -> list[dict[str, Any]]:
-    return [{**line, "face": card_face(line["card"])} for line in race.lines]
+    """Each player's line with every card he was dealt, best card marked (R5.11)."""
+    rows = []
+    for line in race.lines:
+        cards = line.get("cards", [line["card"]] if line["card"] is not None else [])
+        faces = [{**(card_face(c) or {}), "best": c == line["card"]} for c in cards]
+        rows.append({**line, "face": card_face(line["card"]), "faces": faces})
+    return rows
 
 
 def _tables(

@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.placing import StackInput
+from scoring.services import StackInput
 from tables.engine.cards import parse_card
 from tournaments.models import Entry
 
@@ -97,3 +97,10 @@ class QuitForm(forms.Form):
 
     def clean_stack(self) -> int | None:
         return parse_stack(self.cleaned_data.get("stack"))
+
+
+class HandDoneForm(forms.Form):
+    """TDA RP-8: a table reports the hand-for-hand hand done."""
+
+    table = forms.IntegerField(label=_("Table"), min_value=1)
+    hand = forms.IntegerField(label=_("Hand"), min_value=1)

@@ -1,16 +1,23 @@
-"""Writes on places: the busts of a hand (R5.6), quits (R5.9), an agreed stop (R5.10), undo/redo."""
+"""Writes on places: the busts of a hand (R5.6), quits (R5.9), an agreed stop (R5.10), undo/redo.
+
+The order of places is scoring.places' alone; this module checks the floor's input, words its
+refusals and records the result. On the satellite bubble, busts of one hand-for-hand hand at
+different tables share their place (TDA RP-8, scoring.hand_for_hand_services).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring import placing
+from scoring import hand_for_hand_services as hand_for_hand
+from scoring import places
 from scoring.models import Elimination, EliminationKind
-from scoring.placing import StackInput
+from tables.engine.cards import Card
 from tables.models import FloorStep, Seat, StepKind, StepStatus
 from tables.services import (
     SeatingError,
@@ -38,6 +45,19 @@ class BadStackError(FloorError):
 
 class NothingToUndoError(FloorError):
     """Undo or redo with nothing on its stack."""
+
+
+class TieNeedsCardError(FloorError):
+    """Equal stacks and no card drawn to separate them (R5.6, R5.10)."""
+
+
+@dataclass(frozen=True)
+class StackInput:
+    """One player as the floor reports him: the entry, his stack and, for a tie, his card."""
+
+    entry_id: int
+    stack: int | None
+    card: int | None = None
 
 
 OUT_STATUS = {
@@ -71,6 +91,28 @@ def _playing(event: Event, ids: Sequence[int]) -> list[Entry]:
         if entry.status != EntryStatus.PLAYING:
             raise EntryStateError(_("%(name)s is not playing.") % {"name": entry.player.name})
     return entries
+
+
+def _tie_cards(rows: Sequence[StackInput], entries: Mapping[int, Entry]) -> dict[int, Card]:
+    """R5.6, R5.10: the cards the floor entered; every equal stack needs one, no card twice."""
+    tied: dict[int, list[StackInput]] = {}
+    for row in rows:
+        tied.setdefault(row.stack or 0, []).append(row)
+    for group in tied.values():
+        if len(group) > 1 and any(row.card is None for row in group):
+            names = ", ".join(entries[row.entry_id].player.name for row in group)
+            raise TieNeedsCardError(
+                _("%(names)s have equal stacks: each draws a card to decide (R5.6).")
+                % {"names": names}
+            )
+    cards = {row.entry_id: row.card for row in rows if row.card is not None}
+    if len(set(cards.values())) != len(cards):
+        raise TieNeedsCardError(_("Two players cannot draw the same card."))
+    return cards
+
+
+def _stacks(rows: Sequence[StackInput]) -> list[places.Stack]:
+    return [places.Stack(player=row.entry_id, chips=row.stack or 0) for row in rows]
 
 
 def _place_out(
@@ -113,17 +155,58 @@ def _finish(*, event: Event, step: FloorStep, actor: User | None, action: str) -
         places=[
             [e.entry_id, e.place, e.kind, e.stack, e.card] for e in step.eliminations.order_by("pk")
         ],
+        hand_for_hand=step.data.get("hand_for_hand"),
+        shared=step.data.get("shared", []),
     )
+    hand_for_hand.sync_hand_for_hand(event=event, actor=actor)
     refresh_plan(event=event)
     publish_standings(event.pk)
     return step
+
+
+def _bust_places(
+    *, event: Event, busts: Sequence[StackInput], entries: Mapping[int, Entry], left: int
+) -> tuple[dict[int, int], dict[str, object]]:
+    """Entry id -> place for a hand's busts, and what the step records for hand-for-hand."""
+    placings = places.place_same_hand_busts(
+        busts=_stacks(busts), players_left_before=left, cards=_tie_cards(busts, entries)
+    )  # R5.6: more chips at the start of the hand place higher; equal stacks by the card
+    placed = {p.player: p.place for p in placings}
+    hand = hand_for_hand.open_hand(event)
+    if hand is None:
+        return placed, {}
+    seats = dict(
+        Seat.objects.filter(entry_id__in=list(placed)).values_list("entry_id", "table__number")
+    )
+    shared, earlier = hand_for_hand.shared_places(
+        hand=hand, new_busts={k: seats.get(k) for k in placed}, players_left=left
+    )
+    data: dict[str, object] = {"hand_for_hand": hand.number, "shared": []}
+    if shared is None:
+        return placed, data
+    # TDA RP-8: busts of this hand at different tables tie; earlier ones move up to the tie.
+    data["shared"] = [[e.pk, e.entry_id, e.place, shared] for e in earlier if e.place != shared]
+    _set_places(data["shared"], backwards=False)
+    return dict.fromkeys(placed, shared), data
+
+
+def _set_places(changes: object, *, backwards: bool) -> None:
+    """Set (or, backwards, restore) the places a shared hand-for-hand place changed."""
+    for elimination_id, entry_id, before, after in changes if isinstance(changes, list) else []:
+        place = before if backwards else after
+        Elimination.objects.filter(pk=elimination_id).update(place=place)
+        Entry.objects.filter(pk=entry_id, place__isnull=False).update(place=place)
 
 
 @transaction.atomic
 def record_busts(
     *, event_id: int, actor: User | None, busts: Sequence[StackInput], key: str = ""
 ) -> FloorStep:
-    """Record the players out in one hand, placed by their stacks at its start (R5.6)."""
+    """Record the players out in one hand, placed by their stacks at its start (R5.6).
+
+    On the satellite bubble (hand-for-hand) they share the place with the busts of the same
+    hand at other tables (TDA RP-8).
+    """
     event = lock_event(event_id)
     done = find_by_key(event, key)
     if done is not None:
@@ -136,14 +219,15 @@ def record_busts(
     left = Entry.objects.filter(event=event).in_play().count()
     if len(busts) >= left:
         raise FloorError(_("Somebody wins the hand: at least one player stays in."))
-    places = placing.place_busts(
-        busts=busts, players_left=left, names={k: e.player.name for k, e in entries.items()}
-    )
+    placed, data = _bust_places(event=event, busts=busts, entries=entries, left=left)
     step = start_step(event=event, kind=StepKind.BUSTS, actor=actor, key=key)
+    if data:
+        step.data = data
+        step.save(update_fields=["data"])
     for bust in busts:
         _place_out(
             step=step, entry=entries[bust.entry_id], kind=EliminationKind.BUST,
-            place=places[bust.entry_id], actor=actor, stack=bust.stack, card=bust.card,
+            place=placed[bust.entry_id], actor=actor, stack=bust.stack, card=bust.card,
         )  # fmt: skip
     _crown_last_player(step=step, actor=actor)
     return _finish(event=event, step=step, actor=actor, action="busts.recorded")
@@ -162,10 +246,10 @@ def record_quit(
     if stack is not None:
         check_stack(stack, name=entry.player.name)
     left = Entry.objects.filter(event=event).in_play().count()
+    place = places.place_of_quitter(players_left=left)  # R5.9: where he left
     step = start_step(event=event, kind=StepKind.QUIT, actor=actor, key=key)
-    # R5.9: he places where he left (the last place still open).
     _place_out(
-        step=step, entry=entry, kind=EliminationKind.QUIT, place=left, actor=actor, stack=stack
+        step=step, entry=entry, kind=EliminationKind.QUIT, place=place, actor=actor, stack=stack
     )
     _crown_last_player(step=step, actor=actor)
     return _finish(event=event, step=step, actor=actor, action="entry.quit")
@@ -186,12 +270,15 @@ def record_agreed_stop(
         raise FloorError(_("An agreed stop needs the chip count of every player still in."))
     for count in counts:
         check_stack(count.stack, name=entries[count.entry_id].player.name)
-    places = placing.place_stop(counts=counts, names={k: e.player.name for k, e in entries.items()})
+    placings = places.places_by_chip_count(
+        stacks=_stacks(counts), cards=_tie_cards(counts, entries)
+    )  # R5.10: chip counts decide, equal counts by the card drawn (rank, then suit)
+    placed = {p.player: p.place for p in placings}
     step = start_step(event=event, kind=StepKind.STOP, actor=actor, key=key)
     for count in counts:
         _place_out(
             step=step, entry=entries[count.entry_id], kind=EliminationKind.STOP,
-            place=places[count.entry_id], actor=actor, stack=count.stack, card=count.card,
+            place=placed[count.entry_id], actor=actor, stack=count.stack, card=count.card,
         )  # fmt: skip
     return _finish(event=event, step=step, actor=actor, action="event.agreed_stop")
 
@@ -209,6 +296,7 @@ def _take_back_places(step: FloorStep) -> None:
         entry.status, entry.place, entry.busted_at = EntryStatus.PLAYING, None, None
         entry.save(update_fields=["status", "place", "busted_at"])
     step.eliminations.update(undone=True)
+    _set_places(step.data.get("shared"), backwards=True)  # TDA RP-8: the tie is taken back
 
 
 def _reseat(*, step: FloorStep, entry: Entry, table_number: int, seat: int) -> None:
@@ -237,6 +325,7 @@ def _give_back_places(step: FloorStep) -> None:
         entry.busted_at = out.created_at
         entry.save(update_fields=["status", "place", "busted_at"])
     step.eliminations.update(undone=False)
+    _set_places(step.data.get("shared"), backwards=False)
 
 
 def _reverse(step: FloorStep, *, backwards: bool) -> None:
@@ -261,6 +350,7 @@ def undo_last(*, event_id: int, actor: User | None) -> FloorStep:
     step.status = StepStatus.UNDONE
     step.save(update_fields=["status"])
     record_audit(actor=actor, action="floor.undo", event=event, step=step.pk, kind=step.kind)
+    hand_for_hand.sync_hand_for_hand(event=event, actor=actor)
     refresh_plan(event=event)
     publish_standings(event.pk)
     return step
@@ -280,6 +370,7 @@ def redo_next(*, event_id: int, actor: User | None) -> FloorStep:
     step.sequence = step.sequence or next_sequence(event)
     step.save(update_fields=["status", "sequence"])
     record_audit(actor=actor, action="floor.redo", event=event, step=step.pk, kind=step.kind)
+    hand_for_hand.sync_hand_for_hand(event=event, actor=actor)
     refresh_plan(event=event)
     publish_standings(event.pk)
     return step

@@ -12,5 +12,6 @@ urlpatterns = [
     path("events/<int:pk>/floor/stop/", views.agreed_stop, name="agreed_stop"),
     path("events/<int:pk>/floor/undo/", views.undo, name="undo"),
     path("events/<int:pk>/floor/redo/", views.redo, name="redo"),
+    path("events/<int:pk>/floor/hand-done/", views.hand_done, name="hand_done"),
     path("e/<slug:code>/standings/", views.standings_fragment, name="standings"),
 ]

@@ -12,6 +12,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import forms, services
+from scoring import hand_for_hand_services as hand_for_hand
 from scoring.selectors import event_standings
 from tables.views import actor, floor_done, floor_failed, floor_required, form_errors
 from tournaments.entry_services import FloorError
@@ -96,6 +97,24 @@ def redo(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     try:
         services.redo_next(event_id=event.pk, actor=actor(request))
+    except FloorError as error:
+        return floor_failed(request, event, str(error))
+    return floor_done(request, event)
+
+
+@require_POST
+@floor_required
+def hand_done(request: HttpRequest, pk: int) -> HttpResponse:
+    """TDA RP-8: a table has finished the hand-for-hand hand."""
+    event = get_object_or_404(Event, pk=pk)
+    form = forms.HandDoneForm(request.POST)
+    if not form.is_valid():
+        return floor_failed(request, event, *form_errors(form))
+    try:
+        hand_for_hand.report_hand_done(
+            event_id=event.pk, table_number=form.cleaned_data["table"],
+            hand_number=form.cleaned_data["hand"], actor=actor(request),
+        )  # fmt: skip
     except FloorError as error:
         return floor_failed(request, event, str(error))
     return floor_done(request, event)

@@ -18,12 +18,14 @@ from tables.seating import MIN_SEATS, Rng, check_seat_count, system_rng
 # as there are occupied seats clockwise from L up to s, counting himself: the empty seat with
 # the smallest clockwise distance from L is the worst position, and an empty seat between L and
 # the next big blind *is* next hand's big blind. The only seat whose newcomer would post the
-# small blind next hand is L, so L is never filled (TDA: worst position is never the SB).
+# small blind next hand is L, so a balancing move never fills L (TDA 11A: never the SB).
+# A player from a broken table takes any empty seat by random draw, L too (TDA 10B), and is
+# dealt in at once unless his seat lies between the small blind and the button: see dealt_in.
 # Heads-up this gives the R2.8 order: L (the last big blind) is next hand's button and SB.
 
 REASONS = {
     "balance": "Moved to balance the tables (TDA: the next big blind moves to the worst seat).",
-    "table_break": "Moved because the table broke (TDA: random seat at another table).",
+    "table_break": "Moved because the table broke (TDA 10B: random seat at another table).",
     "final_table": "Moved to the final table (TDA: fresh random seat draw).",
 }
 
@@ -102,6 +104,36 @@ def worst_open_seats(*, table: TableState, players: Mapping[int, int] | None = N
     return sorted(empty, key=lambda s: (s - last) % table.seats)  # TDA: never the small blind
 
 
+def empty_seats(*, table: TableState, players: Mapping[int, int] | None = None) -> list[int]:
+    """Every empty seat, the small blind's too: a broken table draws from these (TDA 10B)."""
+    taken = table.players if players is None else players
+    return [s for s in range(1, table.seats + 1) if s not in taken]
+
+
+def dealt_in(*, table: TableState, seat: int) -> bool:
+    """TDA 10B: whether a player put in ``seat`` now is dealt the next hand at once.
+
+    Positions are those of the next hand under the dead-button rule (R2.7), from the table as it
+    stood before anyone moved in. With B the last hand's button and L the last big blind: next
+    hand's small blind is seat L; its button is the last hand's small-blind seat, taken as the
+    last seat occupied now on the way clockwise from B to L (B and L excluded), or B itself when
+    none is (heads-up the button posted the small blind; a busted small blind left no one
+    there). The newcomer waits until the button has passed him when his seat is L itself (a
+    dead small blind: he would play a hand without posting) or lies strictly between that
+    button and L; anywhere else he is dealt in at once, on the button and in the big blind too.
+    If B is L (heads-up before the first hand, R2.8: the button is the small blind), only L waits.
+    """
+    last = last_big_blind_seat(table)
+    if seat == last:
+        return False
+    button, seats = table.button_seat, table.seats
+    if button == last:
+        return True  # R2.8: heads-up the button is the small blind; nobody sits between
+    between = [(button + i - 1) % seats + 1 for i in range(1, (last - button) % seats)]
+    next_button = next((s for s in reversed(between) if s in table.players), button)
+    return not 0 < (seat - next_button) % seats < (last - next_button) % seats
+
+
 @dataclass(frozen=True)
 class Move:
     """One player's move to a new seat; ``reason`` is a code the UI translates."""
@@ -112,11 +144,13 @@ class Move:
     to_table: int
     to_seat: int
     reason: str
+    dealt_in: bool = True  # TDA 10B: False between the small blind and the button (dealt_in())
 
     @property
     def text(self) -> str:
         """The reason in English (the UI translates the code)."""
-        return REASONS[self.reason]
+        waits = "" if self.dealt_in else " Dealt in after the button passes (TDA 10B)."
+        return REASONS[self.reason] + waits
 
 
 @dataclass(frozen=True)
@@ -137,7 +171,6 @@ class BalancePlan:
     halt_tables: tuple[int, ...] = ()
     final_table: int | None = None
     final_button_seat: int | None = None
-    deferred_break: int | None = None
     notes: tuple[str, ...] = field(default=())
 
     def explain(self) -> list[str]:
@@ -224,6 +257,9 @@ class _Work:
     def open_seats(self, table: int) -> list[int]:
         return worst_open_seats(table=self.states[table], players=self.seated[table])
 
+    def empty_seats(self, table: int) -> list[int]:
+        return empty_seats(table=self.states[table], players=self.seated[table])
+
     def move(
         self, *, player: int, table: int, seat: int, to_table: int, to_seat: int, reason: str
     ) -> None:
@@ -240,11 +276,16 @@ class _Work:
             to_table=to_table,
             to_seat=to_seat,
             reason=earlier.reason if earlier and earlier.reason == "table_break" else reason,
+            dealt_in=dealt_in(table=self.states[to_table], seat=to_seat),
         )
 
 
-def _break_tables(work: _Work, rng: Rng, notes: list[str]) -> tuple[list[int], int | None]:
-    """TDA: break the next table in the pre-set order while the others can seat its players."""
+def _break_tables(work: _Work, rng: Rng, notes: list[str]) -> list[int]:
+    """TDA 10B: break the next table in the pre-set order while the others can seat its players.
+
+    The break never waits: its players draw random empty seats, a small blind's seat too; who
+    lands between the small blind and the button waits for the button (Move.dealt_in).
+    """
     broken: list[int] = []
     for table in [t for t in work.live if work.count(t) == 0 and len(work.live) > 1]:
         work.live.remove(table)
@@ -253,35 +294,27 @@ def _break_tables(work: _Work, rng: Rng, notes: list[str]) -> tuple[list[int], i
     while len(work.live) > 1:
         table = work.live[0]
         others = work.live[1:]
-        empty = sum(work.states[t].seats - work.count(t) for t in others)
-        usable = sum(len(work.open_seats(t)) for t in others)
-        if work.count(table) > empty:
-            return broken, None
-        if work.count(table) > usable:
-            notes.append(
-                f"Table {table} is next to break, but the free seats left are next hand's small "
-                f"blinds (TDA: never the small blind); the break waits for the next hand."
-            )
-            return broken, table
+        if work.count(table) > sum(len(work.empty_seats(t)) for t in others):
+            return broken
         work.live.remove(table)
         broken.append(table)
         leaving = [(s, p) for s, p in sorted(work.seated[table].items())]
-        rng.shuffle(leaving)  # TDA: players of a broken table get seats by random draw
+        rng.shuffle(leaving)  # TDA 10B: players of a broken table get seats by random draw
         for seat, player in leaving:
-            room = [t for t in others if work.open_seats(t)]
+            room = [t for t in others if work.empty_seats(t)]
             fewest = min(work.count(t) for t in room)
             to_table = rng.choice([t for t in room if work.count(t) == fewest])
-            to_seat = rng.choice(work.open_seats(to_table))
+            to_seat = rng.choice(work.empty_seats(to_table))
             work.move(
                 player=player, table=table, seat=seat, to_table=to_table, to_seat=to_seat,
                 reason="table_break",
             )  # fmt: skip
         notes.append(
             f"Table {table} breaks (next in the pre-set order; the players left fit the other "
-            f"tables): its players draw random seats at the shortest tables, never a small "
-            f"blind (TDA: breaking tables)."
+            f"tables): its players draw random empty seats at the shortest tables and are dealt "
+            f"in at once, except between the small blind and the button (TDA 10B)."
         )
-    return broken, None
+    return broken
 
 
 def _balance(work: _Work, settings: BalanceSettings, notes: list[str]) -> None:
@@ -328,9 +361,10 @@ def plan_balance(
     In this order: if everyone fits the final table, all players get a fresh random draw there
     and every other table breaks. Otherwise tables break in ``break_order`` (unlisted tables
     after it, highest number first; tables with nobody left at once) as long as the other
-    tables have enough free seats for the breaking table's players; they draw random seats,
-    always at one of the shortest tables, never in a seat that is next hand's small blind. If
-    only such small-blind seats would be left, the break waits a hand (``deferred_break``).
+    tables have enough empty seats for the breaking table's players; they draw random empty
+    seats, always at one of the shortest tables, and the break never waits for a hand: a seat
+    between next hand's small blind and button (its SB seat included) is drawn like any other,
+    its player marked ``dealt_in=False`` (TDA 10B; see dealt_in).
     Then, while two tables differ by more than ``max_gap`` players, the player who will post the
     next big blind at the fullest table moves to the worst free seat at the shortest table.
     ``halt_tables``: tables at least ``halt_shortfall`` players short of the fullest table as
@@ -356,7 +390,7 @@ def plan_balance(
         live=list(order),
     )
     notes: list[str] = []
-    broken, deferred = _break_tables(work, rng, notes)
+    broken = _break_tables(work, rng, notes)
     most = max((len(by_id[t].players) for t in work.live), default=0)
     halts = tuple(t for t in work.live if len(by_id[t].players) <= most - settings.halt_shortfall)
     if halts:
@@ -369,7 +403,6 @@ def plan_balance(
         moves=tuple(work.moves.values()),
         broken_tables=tuple(broken),
         halt_tables=halts,
-        deferred_break=deferred,
         notes=tuple(notes),
     )
 
@@ -424,8 +457,15 @@ def verify_plan(
             raise ValueError(f"table {m.to_table} has no seat {m.to_seat}")
         if m.to_table in plan.broken_tables:
             raise ValueError(f"player {m.player} moves to broken table {m.to_table}")
-        if m.reason != "final_table" and m.to_seat == last_big_blind_seat(by_id[m.to_table]):
-            raise ValueError(f"player {m.player} moves into next hand's small blind")
+        if m.reason == "final_table":
+            continue
+        if m.reason == "balance" and m.to_seat == last_big_blind_seat(by_id[m.to_table]):
+            raise ValueError(f"player {m.player} moves into next hand's small blind")  # TDA 11A
+        if m.dealt_in != dealt_in(table=by_id[m.to_table], seat=m.to_seat):
+            raise ValueError(
+                f"player {m.player} is marked {'' if m.dealt_in else 'not '}dealt in, wrongly "
+                f"for seat {m.to_seat} of table {m.to_table} (TDA 10B)"
+            )
     counts = [len(t.players) for t in after]
     if counts and max(counts) - min(counts) > settings.max_gap:
         raise ValueError(f"tables are {max(counts) - min(counts)} players apart after the plan")

@@ -45,6 +45,7 @@ class SeatCard:
     table: int | None
     seat: int | None
     moved: bool  # the last confirmed move brought him to this seat
+    dealt_in: bool = True  # TDA 10B: False if that move put him between the SB and the button
 
 
 def seat_card(entry: Entry) -> SeatCard:
@@ -58,4 +59,10 @@ def seat_card(entry: Entry) -> SeatCard:
         .first()
     )
     moved = move is not None and (move.to_table_id, move.to_seat) == (seat.table_id, seat.number)
-    return SeatCard(entry=entry, table=seat.table.number, seat=seat.number, moved=moved)
+    return SeatCard(
+        entry=entry,
+        table=seat.table.number,
+        seat=seat.number,
+        moved=moved,
+        dealt_in=not moved or move is None or move.dealt_in,
+    )

@@ -329,7 +329,6 @@ def _plan_data(plan: balancing.BalancePlan, event: Event) -> dict[str, object]:
         "final_table": plan.final_table,
         "final_button_seat": plan.final_button_seat,
         "button_before": final_button,
-        "deferred_break": plan.deferred_break,
         "notes": list(plan.explain()),
     }
 
@@ -341,7 +340,7 @@ def refresh_plan(*, event: Event, rng: seating.Rng | None = None) -> FloorStep |
     if len(states) < 2:
         return None
     plan = balancing.plan_balance(tables=states, break_order=break_order(event), rng=rng)
-    if not (plan.moves or plan.broken_tables or plan.halt_tables or plan.deferred_break):
+    if not (plan.moves or plan.broken_tables or plan.halt_tables):
         return None
     step = FloorStep.objects.create(
         event=event, kind=StepKind.PLAN, status=StepStatus.PENDING, data=_plan_data(plan, event)
@@ -356,6 +355,7 @@ def refresh_plan(*, event: Event, rng: seating.Rng | None = None) -> FloorStep |
             to_table=tables[m.to_table],
             to_seat=m.to_seat,
             reason=m.reason,
+            dealt_in=m.dealt_in,
         )  # fmt: skip
         for m in plan.moves
     )
@@ -390,7 +390,10 @@ def confirm_plan(*, event_id: int, step_id: int, actor: User | None) -> FloorSte
         action="plan.confirmed",
         event=event,
         step=step.pk,
-        moves=[[m.entry_id, m.from_table_id, m.from_seat, m.to_table_id, m.to_seat] for m in moves],
+        moves=[
+            [m.entry_id, m.from_table_id, m.from_seat, m.to_table_id, m.to_seat, m.dealt_in]
+            for m in moves
+        ],
         broken_tables=step.data.get("broken_tables", []),
     )
     refresh_plan(event=event)
@@ -408,6 +411,7 @@ def _as_plan(step: FloorStep) -> balancing.BalancePlan:
             to_table=m.to_table.number,
             to_seat=m.to_seat,
             reason=m.reason,
+            dealt_in=m.dealt_in,
         )  # fmt: skip
         for m in step.moves.select_related("from_table", "to_table")
     )

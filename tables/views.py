@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
+from scoring.hand_for_hand_services import hand_for_hand_view
 from scoring.selectors import event_standings
 from tables import forms, services
 from tables.models import FloorStep, MoveReason, StepStatus
@@ -66,8 +67,9 @@ REASON_TEXT = {
         "fixed procedure, TDA 11C; R5.7)."
     ),
     MoveReason.TABLE_BREAK: lambda: _(
-        "Table break: players of the broken table draw random seats at the shortest tables, "
-        "never the small blind (TDA 10; R5.7)."
+        "Table break: players of the broken table draw random empty seats at the shortest "
+        "tables and are dealt in at once, except between the small blind and the button (TDA "
+        "10B; R5.7)."
     ),
     MoveReason.FINAL_TABLE: lambda: _(
         "Final table: everyone left fits one table and draws a fresh random seat (TDA)."
@@ -90,11 +92,6 @@ def plan_lines(step: FloorStep) -> list[str]:
             _("Table %(table)s breaks: next in the break order, and the other tables can seat its "
               "players (R5.7; TDA 10).") % {"table": table}
         )  # fmt: skip
-    if data.get("deferred_break") is not None:
-        lines.append(
-            _("Table %(table)s is next to break, but the only free seats are next hand's small "
-              "blinds; the break waits one hand (TDA 11A).") % {"table": data["deferred_break"]}
-        )  # fmt: skip
     return lines
 
 
@@ -105,7 +102,13 @@ def floor_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str,
     moves = []
     if plan is not None:
         for move in plan.moves.select_related("entry__player", "from_table", "to_table"):
-            moves.append({"move": move, "why": REASON_TEXT[MoveReason(move.reason)]()})
+            why = REASON_TEXT[MoveReason(move.reason)]()
+            if not move.dealt_in:
+                why += " " + _(
+                    "This seat lies between the small blind and the button: he is dealt in after "
+                    "the button passes (TDA 10B)."
+                )
+            moves.append({"move": move, "why": why, "waits": not move.dealt_in})
     steps = FloorStep.objects.filter(event=event)
     context: dict[str, Any] = {
         "event": event,
@@ -119,6 +122,7 @@ def floor_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str,
         "plan_moves": moves,
         "plan_lines": plan_lines(plan) if plan else [],
         "halt_tables": plan.data.get("halt_tables", []) if plan else [],
+        "hand_for_hand": hand_for_hand_view(event),  # TDA RP-8 on the satellite bubble
         "standings": event_standings(event),
         "can_undo": steps.filter(status=StepStatus.DONE).exists(),
         "can_redo": steps.filter(status=StepStatus.UNDONE).exists(),

@@ -10,6 +10,7 @@ from tables.balancing import (
     BalanceSettings,
     TableState,
     apply_plan,
+    dealt_in,
     last_big_blind_seat,
     next_hand,
     on_the_bubble,
@@ -156,21 +157,37 @@ def test_tda_table_breaks_in_preset_order_into_random_seats():
     assert {t: len(s) for t, s in seated.items()} == {1: 10, 3: 10}
 
 
-def test_tda_break_waits_when_only_small_blind_seats_are_free():
+def test_tda_10b_break_does_not_wait_for_small_blind_seats():
     tables = [
-        make_table(table=1, occupied=range(1, 7), big_blind=7),  # seat 7 is next SB
-        make_table(table=2, occupied=range(1, 8), big_blind=2),
-        make_table(table=3, occupied=range(1, 8), big_blind=2),
+        make_table(table=1, occupied=range(1, 7), button=5, big_blind=7),  # seat 7 is next SB
+        make_table(table=2, occupied=range(1, 8), button=9, big_blind=2),
+        make_table(table=3, occupied=range(1, 8), button=9, big_blind=2),
     ]
-    plan = plan_balance(tables=tables, break_order=[3])
-    assert plan.deferred_break == 3
-    assert plan.broken_tables == ()
-    assert plan.moves == ()
-    # one more bust anywhere else and the break goes ahead
-    tables[1] = make_table(table=2, occupied=range(1, 7), big_blind=2)
     plan = plan_balance(tables=tables, break_order=[3], rng=random.Random(1))
+    # 20 players, 19 free seats elsewhere before: table 3's 7 fit (4 + 3 + 3 empty incl. seat 7)
     assert plan.broken_tables == (3,)
-    assert all(m.to_seat != 7 or m.to_table != 1 for m in plan.moves)
+    assert sorted(m.player for m in plan.moves) == [301, 302, 303, 304, 305, 306, 307]
+    assert {t: len(s) for t, s in counts_after(tables, plan).items()} == {1: 10, 2: 10}
+    into_sb = [m for m in plan.moves if (m.to_table, m.to_seat) == (1, 7)]
+    assert len(into_sb) == 1  # table 1 fills up, so its small blind seat is drawn too
+    assert not into_sb[0].dealt_in  # TDA 10B: he waits until the button passes
+    assert "after the button passes" in into_sb[0].text
+    verify_plan(tables=tables, plan=plan)
+
+
+def test_tda_10b_dealt_in_except_between_small_blind_and_button():
+    # Last hand: button 2, small blind 4, big blind 7 (seats 3, 5 and 6 were empty).
+    table = make_table(table=1, occupied=[1, 2, 4, 7, 8, 9], button=2, big_blind=7)
+    # Next hand: button 4 (last SB), SB 7, BB 8: seats 5 and 6 lie between button and SB.
+    assert [s for s in (3, 5, 6, 10) if not dealt_in(table=table, seat=s)] == [5, 6]
+    assert not dealt_in(table=table, seat=7)  # a dead small blind seat: he would not post
+    # The small blind busted: the button goes to his (dead) seat; we take it from the last
+    # button, so seat 4 waits as well as 5 and 6.
+    table = make_table(table=1, occupied=[1, 2, 7, 8, 9], button=2, big_blind=7)
+    assert [s for s in (3, 4, 5, 6, 10) if not dealt_in(table=table, seat=s)] == [3, 4, 5, 6]
+    # Heads-up before the first hand the button is the small blind: only that seat waits.
+    heads_up = TableState.before_first_hand(table=1, seats=6, players={1: 1, 4: 2}, button_seat=1)
+    assert [s for s in range(1, 7) if not dealt_in(table=heads_up, seat=s)] == [1]
 
 
 def test_table_without_players_closes_first():
@@ -230,6 +247,19 @@ def test_bad_states_are_refused():
         )
 
 
+def test_verify_plan_catches_a_wrong_dealt_in_mark():
+    tables = [
+        make_table(table=1, occupied=range(1, 7), button=5, big_blind=7),
+        make_table(table=2, occupied=range(1, 8), button=9, big_blind=2),
+        make_table(table=3, occupied=range(1, 8), button=9, big_blind=2),
+    ]
+    plan = plan_balance(tables=tables, break_order=[3], rng=random.Random(1))
+    flipped = tuple(replace(m, dealt_in=not m.dealt_in) if m.to_seat == 7 and m.to_table == 1
+                    else m for m in plan.moves)  # fmt: skip
+    with pytest.raises(ValueError, match="dealt in"):
+        verify_plan(tables=tables, plan=replace(plan, moves=flipped))
+
+
 def test_verify_plan_catches_a_small_blind_move():
     full = make_table(table=1, occupied=range(1, 11), big_blind=10)
     short = make_table(table=2, occupied=[1, 2, 3, 4, 5, 6, 7, 9], big_blind=8)
@@ -281,6 +311,19 @@ def event_states(draw, equal_seats=True):
     return tables, list(order)
 
 
+def waits_for_the_button(table, seat):
+    """TDA 10B, worked out seat by seat: L, then back from L to the next button (exclusive)."""
+    last = table.big_blind_seat
+    waiting = {last}
+    if table.button_seat == last:
+        return seat in waiting
+    walk = (last - 2) % table.seats + 1
+    while walk != table.button_seat and walk not in table.players:
+        waiting.add(walk)
+        walk = (walk - 2) % table.seats + 1
+    return seat in waiting
+
+
 def check_plan_rules(tables, plan, *, gap=1, balanced=True):
     by_id = {t.table: t for t in tables}
     before = sorted(p for t in tables for p in t.players.values())
@@ -289,10 +332,16 @@ def check_plan_rules(tables, plan, *, gap=1, balanced=True):
     assert after == before  # nobody lost or duplicated
     assert len({m.player for m in plan.moves}) == len(plan.moves)
     for m in plan.moves:
-        assert 1 <= m.to_seat <= by_id[m.to_table].seats
+        table = by_id[m.to_table]
+        assert 1 <= m.to_seat <= table.seats
+        if m.reason == "balance":
+            # TDA 11A: next hand's small blind is the last big blind's seat (dead button rule)
+            assert m.to_seat != table.big_blind_seat
         if m.reason != "final_table":
-            # next hand's small blind is the last big blind's seat (dead button rule)
-            assert m.to_seat != by_id[m.to_table].big_blind_seat
+            # TDA 10B: a broken table's player may draw the SB seat, but then waits
+            assert m.dealt_in != waits_for_the_button(table, m.to_seat)
+        else:
+            assert m.dealt_in
     if balanced and seated:
         counts = [len(s) for s in seated.values()]
         assert max(counts) - min(counts) <= gap
