@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import clock, structures
@@ -29,6 +30,20 @@ class ChipSet(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# R5.12: the preset colours are stored in English and shown in the page's language; a colour
+# the admin typed stays as typed.
+CHIP_COLOURS = {
+    "white": _("white"),
+    "red": _("red"),
+    "blue": _("blue"),
+    "green": _("green"),
+    "black": _("black"),
+    "purple": _("purple"),
+    "yellow": _("yellow"),
+    "grey": _("grey"),
+}
 
 
 class Denomination(models.Model):
@@ -49,7 +64,12 @@ class Denomination(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.value} ({self.colour})"
+        return f"{self.value} ({self.colour_name})"
+
+    @property
+    def colour_name(self) -> str:
+        """The colour in the page's language (the preset colours are translated)."""
+        return str(CHIP_COLOURS.get(self.colour.strip().lower(), self.colour))
 
 
 class Game(models.TextChoices):
@@ -91,6 +111,13 @@ class BlindStructure(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:structure_detail", args=[self.pk])
+
+    @property
+    def description_text(self) -> str:
+        """The description in the page's language: a preset's is a message id (presets.py)."""
+        return (
+            gettext(self.description) if self.is_preset and self.description else self.description
+        )
 
     def clean(self) -> None:
         if self.smallest_chip is not None and self.smallest_chip.chip_set_id != self.chip_set_id:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from tournaments.models import BlindStructure, ChipSet, Denomination, Game, Level, LevelKind
 
@@ -70,7 +71,7 @@ DEEPSTACK_LEVELS = (
 @dataclass(frozen=True)
 class PresetStructure:
     name: str
-    description: str
+    description: str  # stored in English; shown translated (BlindStructure.description_text)
     starting_stack: int
     minutes: int
     levels: tuple[PresetLevel, ...]
@@ -79,21 +80,23 @@ class PresetStructure:
 PRESETS = (
     PresetStructure(
         "Sit&Go (R5.2)",
-        "Sit&Go and satellites: 3,000 chips, a new level every 12 minutes.",
+        gettext_noop("Sit&Go and satellites: 3,000 chips, a new level every 12 minutes."),
         3_000,
         12,
         SIT_AND_GO_LEVELS,
     ),
     PresetStructure(
         "Final round (R5.3)",
-        "The final round: the Sit&Go levels every 10 minutes; later levels set by the director.",
+        gettext_noop(
+            "The final round: the Sit&Go levels every 10 minutes; later levels set by the director."
+        ),
         3_000,
         10,
         SIT_AND_GO_LEVELS,
     ),
     PresetStructure(
         "Deepstack (R5.4)",
-        "Deepstack: 10,000 chips, 20-minute levels with antes from 500/1,000.",
+        gettext_noop("Deepstack: 10,000 chips, 20-minute levels with antes from 500/1,000."),
         10_000,
         20,
         DEEPSTACK_LEVELS,

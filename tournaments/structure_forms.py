@@ -20,6 +20,14 @@ class StructureForm(forms.ModelForm[BlindStructure]):
         fields = ["name", "game", "starting_stack", "chip_set", "smallest_chip", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 2})}
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        chip_set, smallest_chip = self.fields["chip_set"], self.fields["smallest_chip"]
+        assert isinstance(chip_set, forms.ModelChoiceField)  # noqa: S101 - a foreign key
+        assert isinstance(smallest_chip, forms.ModelChoiceField)  # noqa: S101 - a foreign key
+        chip_set.empty_label = None  # required: the default set is preselected
+        smallest_chip.empty_label = _("the smallest of the chip set")
+
 
 class LevelForm(forms.Form):
     """One level's values; `form_id` ties the inputs in a table row to their <form>."""
