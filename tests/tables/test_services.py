@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
+from django.db import close_old_connections
+from django.urls import reverse
 
 from scoring import services as scoring_services
 from scoring.services import StackInput
@@ -305,3 +308,62 @@ def test_a_manual_move_is_undoable():
     assert seat_of(mover) == (2, free)
     scoring_services.undo_last(event_id=event.pk, actor=None)
     assert floor_state(event) == before
+
+
+def test_a_break_fills_a_seat_between_small_blind_and_button_and_he_waits(client):
+    event, _ = seated_event(players=25, tables=3)  # 9, 8 and 8 players
+    taken = {seat_of(e)[1] for e in at_table(event, 1)}
+    (empty,) = [n for n in range(1, 11) if n not in taken]
+    # Button two seats before the empty one: seats button, small blind, empty, big blind (R2.7).
+    button = (empty - 3) % 10 + 1
+    services.set_button(event_id=event.pk, table_number=1, button_seat=button, actor=None)
+    out = at_table(event, 3)[:5]
+    scoring_services.record_busts(
+        event_id=event.pk,
+        actor=None,
+        busts=[StackInput(entry_id=e.pk, stack=100 + i) for i, e in enumerate(out)],
+    )
+    plan = services.pending_plan(event)
+    # TDA 10B: table 3's three players fill the three empty seats at once, no hand waited.
+    assert plan.data["broken_tables"] == [3]
+    into_gap = plan.moves.get(to_table__number=1, to_seat=empty)
+    assert not into_gap.dealt_in
+    assert plan.moves.count() == 3 and plan.moves.filter(to_table__number=1).count() == 1
+    services.confirm_plan(event_id=event.pk, step_id=plan.pk, actor=None)
+    card = seat_card(Entry.objects.get(pk=into_gap.entry_id))
+    assert (card.table, card.seat, card.moved, card.dealt_in) == (1, empty, True, False)
+    page = client.get(reverse("tables:my_seat", args=[event.code, into_gap.entry_id]))
+    assert f"Go to table 1, seat {empty} — you are dealt in after the button passes" in (
+        page.content.decode()
+    )
+    audit = AuditEvent.objects.get(event=event, action="plan.confirmed")
+    assert [into_gap.entry_id, False] in [[m[0], m[5]] for m in audit.data["moves"]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_floor_staff_confirming_the_plan_at_once_move_once():
+    event, _ = seated_event(players=20, tables=2)
+    _bust_three_at(event, 1)
+    plan = services.pending_plan(event)
+    (move,) = plan.moves.all()
+    barrier = threading.Barrier(2)
+    errors: list[Exception] = []
+
+    def confirm():
+        try:
+            barrier.wait()
+            services.confirm_plan(event_id=event.pk, step_id=plan.pk, actor=None)
+        except Exception as error:  # noqa: BLE001 - the test reports any failure
+            errors.append(error)
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=confirm) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert seat_of(move.entry) == (1, move.to_seat)
+    assert AuditEvent.objects.filter(event=event, action="plan.confirmed").count() == 1
+    assert FloorStep.objects.get(pk=plan.pk).status == StepStatus.DONE

@@ -26,6 +26,7 @@ FLOOR_POSTS = [
     ("scoring:agreed_stop", {}),
     ("scoring:undo", {}),
     ("scoring:redo", {}),
+    ("scoring:hand_done", {"table": "1", "hand": "1"}),
 ]
 
 

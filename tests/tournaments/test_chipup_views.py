@@ -126,3 +126,72 @@ def test_pure_race_rounds_half_a_chip_up_and_exchanges_whole_sets():
         chip_value=25, new_chip_value=100, deck=list(range(52)),
     )  # fmt: skip
     assert half.race_chips == 1 and [x.race_chip for x in half.lines] == [False, True]
+
+
+def test_the_full_race_is_stored_and_shown_every_card_new_chips_and_totals(
+    client, floor_user, event
+):
+    seats = list(Seat.objects.filter(table__event=event).order_by("number"))  # seats 1, 3, 5, 8
+    counts = {s.entry_id: n for s, n in zip(seats, [7, 2, 1, 3], strict=True)}
+    race = race_chip_up(
+        event_id=event.pk, table_number=1, level_index=0, small_chips=counts,
+        no_other_chips=set(), actor=floor_user, deck=list(range(51, -1, -1)),
+    )  # fmt: skip
+    # Dealt from the left of the button (seat 3): seats 5, 8, 1, 3; one card per leftover chip.
+    assert [(x["seat"], x["leftover"], x["cards"]) for x in race.lines] == [
+        (5, 1, [51]),
+        (8, 3, [50, 49, 48]),
+        (1, 3, [47, 46, 45]),  # 7 chips: one set of four exchanged, three race
+        (3, 2, [44, 43]),
+    ]
+    # Pool 9 x 25 = 225: two 100s, 25 lost (under half a chip); one 100 for the whole set.
+    assert (race.pool, race.race_chips, race.lost, race.rounded_up) == (225, 2, 25, 0)
+    assert (race.created, race.exchanged) == (0, 1)
+    assert [x["new_chips"] for x in race.lines] == [1, 1, 1, 0]
+    client.force_login(floor_user)
+    page = client.get(f"/events/{event.pk}/floor/chip-up/").content.decode()
+    assert page.count('class="playing-card') == 9
+    assert "Pool of leftovers: 225" in page and "Lost: 25" in page
+    audit = AuditEvent.objects.get(action="chip_up.race")
+    assert audit.data["exchanged"] == 1 and audit.data["lines"][1]["cards"] == [50, 49, 48]
+
+
+def test_half_a_chip_rounds_up_and_is_stored(floor_user, event):
+    seats = list(Seat.objects.filter(table__event=event).order_by("number"))
+    counts = {s.entry_id: n for s, n in zip(seats, [1, 2, 2, 1], strict=True)}
+    race = race_chip_up(
+        event_id=event.pk, table_number=1, level_index=0, small_chips=counts,
+        no_other_chips=set(), actor=floor_user, deck=list(range(52)),
+    )  # fmt: skip
+    # 6 x 25 = 150: one 100 and a remainder of 50, half a chip: rounds up to two (R5.11).
+    assert (race.race_chips, race.rounded_up, race.lost) == (2, 50, 0)
+
+
+def test_the_floor_dashboard_points_to_the_due_chip_up_until_every_table_raced(
+    client, floor_user, event
+):
+    client.force_login(floor_user)
+    dashboard = f"/events/{event.pk}/floor/"
+    page = client.get(dashboard).content.decode()
+    assert 'data-testid="chip-up-banner"' in page
+    assert "Chip-up of the 25s is due: 1 table still to race." in page
+    assert f'href="/events/{event.pk}/floor/chip-up/"' in page
+    assert 'data-testid="super-final-link"' not in page
+    client.post(f"/events/{event.pk}/floor/chip-up/", chips_form(event, [1, 1, 1, 1]))
+    assert 'data-testid="chip-up-banner"' not in client.get(dashboard).content.decode()
+
+
+def test_the_dashboard_warns_of_a_chip_up_after_the_level_in_play(client, floor_user, event):
+    event.clock_level_index = 0
+    event.save()
+    client.force_login(floor_user)
+    page = client.get(f"/events/{event.pk}/floor/").content.decode()
+    assert "Chip-up of the 25s after this level." in page
+
+
+def test_a_final_links_its_super_final_stacks(client, floor_user, event):
+    event.kind = "final"
+    event.save()
+    client.force_login(floor_user)
+    page = client.get(f"/events/{event.pk}/floor/").content.decode()
+    assert f'href="/events/{event.pk}/floor/super-final/"' in page
