@@ -26,5 +26,5 @@ $py scripts/check_services.py
 $py -m ruff check .
 $py -m ruff format --check .
 $py -m mypy .
-$py manage.py makemigrations --check --dry-run -v0
+DATABASE_URL=sqlite://:memory: $py manage.py makemigrations --check --dry-run -v0
 $py -m pytest "$@"

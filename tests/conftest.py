@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests import factories
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests run last: Playwright's sync API keeps an event loop running in the main
+    thread for the rest of the session, and other tests use asyncio.run()."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """In CI a skipped test fails: there every service and file a test may need is present."""
+    report = yield
+    if os.environ.get("CI") and report.skipped:
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, which must run every test: {report.longrepr}"
+    return report
 
 
 @pytest.fixture
