@@ -183,7 +183,11 @@
 
   if (streamUrl && "EventSource" in window) {
     const source = new EventSource(streamUrl);
-    source.addEventListener("changed", () => refresh());
+    source.addEventListener("changed", () => {
+      refresh();
+      // Other live parts of the page (the standings) listen for this and fetch themselves.
+      document.body.dispatchEvent(new CustomEvent("fm:changed"));
+    });
     // (Re)connected: catch up on whatever was missed while the stream was down.
     source.addEventListener("open", () => refresh());
   }
