@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Elimination, EliminationKind, HandForHand
 from tables.balancing import on_the_bubble, share_hand_for_hand_place
-from tables.models import FloorStep, Table
+from tables.models import Table
 from tournaments.entry_services import FloorError, lock_event
 from tournaments.models import Entry, Event, EventKind
 from tournaments.satellites import qualifying_places
@@ -155,9 +155,3 @@ def hand_for_hand_view(event: Event) -> HandForHandView | None:
         qualifiers=qualifying_places(event),
         on_the_bubble=is_on_the_bubble(event),
     )
-
-
-def step_hand(step: FloorStep) -> int | None:
-    """The hand-for-hand hand a bust step belongs to, if any."""
-    number = step.data.get("hand_for_hand")
-    return number if isinstance(number, int) else None

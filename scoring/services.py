@@ -47,6 +47,10 @@ class NothingToUndoError(FloorError):
     """Undo or redo with nothing on its stack."""
 
 
+class StaleUndoError(FloorError):
+    """Undo or redo of a step that is no longer the one on top of its stack."""
+
+
 class TieNeedsCardError(FloorError):
     """Equal stacks and no card drawn to separate them (R5.6, R5.10)."""
 
@@ -337,13 +341,32 @@ def _reverse(step: FloorStep, *, backwards: bool) -> None:
         _give_back_places(step)
 
 
+def _already_moved(
+    event: Event, top: FloorStep | None, step_id: int | None, moved_to: str
+) -> FloorStep | None:
+    """The page's step if a first click already moved it; raise if the floor moved on since."""
+    if step_id is None or (top is not None and top.pk == step_id):
+        return None
+    done = FloorStep.objects.filter(event=event, pk=step_id, status=moved_to).first()
+    if done is not None:
+        return done  # a double click: the first one did it
+    raise StaleUndoError(_("The floor changed since the page was drawn; look again."))
+
+
 @transaction.atomic
-def undo_last(*, event_id: int, actor: User | None) -> FloorStep:
-    """Take back the last bust, quit, stop or confirmed move; it goes on the redo stack."""
+def undo_last(*, event_id: int, actor: User | None, step_id: int | None = None) -> FloorStep:
+    """Take back the last bust, quit, stop or confirmed move; it goes on the redo stack.
+
+    ``step_id`` is the step the page offered to undo: a second click finds it undone already
+    and changes nothing.
+    """
     event = lock_event(event_id)
     step = (
         FloorStep.objects.filter(event=event, status=StepStatus.DONE).order_by("-sequence").first()
     )
+    clicked = _already_moved(event, step, step_id, StepStatus.UNDONE)
+    if clicked is not None:
+        return clicked
     if step is None:
         raise NothingToUndoError(_("Nothing to undo."))
     _reverse(step, backwards=True)
@@ -357,12 +380,15 @@ def undo_last(*, event_id: int, actor: User | None) -> FloorStep:
 
 
 @transaction.atomic
-def redo_next(*, event_id: int, actor: User | None) -> FloorStep:
-    """Do again the step undone last; exactly as it was recorded."""
+def redo_next(*, event_id: int, actor: User | None, step_id: int | None = None) -> FloorStep:
+    """Do again the step undone last; exactly as it was recorded (``step_id`` as for undo)."""
     event = lock_event(event_id)
     step = (
         FloorStep.objects.filter(event=event, status=StepStatus.UNDONE).order_by("sequence").first()
     )
+    clicked = _already_moved(event, step, step_id, StepStatus.DONE)
+    if clicked is not None:
+        return clicked
     if step is None:
         raise NothingToUndoError(_("Nothing to redo."))
     _reverse(step, backwards=False)

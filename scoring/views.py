@@ -78,13 +78,19 @@ def agreed_stop(request: HttpRequest, pk: int) -> HttpResponse:
     return floor_done(request, event)
 
 
+def _step_id(request: HttpRequest) -> int | None:
+    """The step the page offered to undo or redo (a double click then changes nothing twice)."""
+    raw = request.POST.get("step", "")
+    return int(raw) if raw.isdigit() else None
+
+
 @require_POST
 @floor_required
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back the last bust, quit, stop or move."""
     event = get_object_or_404(Event, pk=pk)
     try:
-        services.undo_last(event_id=event.pk, actor=actor(request))
+        services.undo_last(event_id=event.pk, actor=actor(request), step_id=_step_id(request))
     except FloorError as error:
         return floor_failed(request, event, str(error))
     return floor_done(request, event)
@@ -96,7 +102,7 @@ def redo(request: HttpRequest, pk: int) -> HttpResponse:
     """Do again what was undone last."""
     event = get_object_or_404(Event, pk=pk)
     try:
-        services.redo_next(event_id=event.pk, actor=actor(request))
+        services.redo_next(event_id=event.pk, actor=actor(request), step_id=_step_id(request))
     except FloorError as error:
         return floor_failed(request, event, str(error))
     return floor_done(request, event)

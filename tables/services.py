@@ -465,6 +465,8 @@ def set_button(*, event_id: int, table_number: int, button_seat: int, actor: Use
     """The floor says where the button is at a table (the balancing plan starts from it)."""
     event = lock_event(event_id)
     table = _table(event, table_number)
+    if (table.button_seat, table.big_blind_seat) == (button_seat, None):
+        return table  # a second click: nothing to change, nothing to record
     if not 1 <= button_seat <= table.seats:
         raise SeatingError(
             _("Table %(table)s has no seat %(seat)s.")

@@ -315,3 +315,30 @@ def test_standings_count_players_left_and_the_average_stack():
     assert standings.total_chips == standings.chips_in_play == 200_000
     assert standings.average_stack == round(200_000 / 18)
     assert [line.place for line in standings.places] == [19, 20]
+
+
+@pytest.mark.django_db
+def test_a_double_click_on_undo_or_redo_moves_one_step():
+    event, _ = seated_event(players=10, tables=1)
+    first, second = at_table(event, 1)[:2]
+    one = services.record_busts(
+        event_id=event.pk, actor=None, busts=[StackInput(entry_id=first.pk, stack=100)]
+    )
+    two = services.record_busts(
+        event_id=event.pk, actor=None, busts=[StackInput(entry_id=second.pk, stack=100)]
+    )
+    for _click in range(2):  # the page offered step two both times
+        assert services.undo_last(event_id=event.pk, actor=None, step_id=two.pk).pk == two.pk
+    assert (_place(first), _place(second)) == (10, None)
+    assert FloorStep.objects.get(pk=one.pk).status == StepStatus.DONE
+    for _click in range(2):
+        assert services.redo_next(event_id=event.pk, actor=None, step_id=two.pk).pk == two.pk
+    assert (_place(first), _place(second)) == (10, 9)
+    actions = list(AuditEvent.objects.filter(event=event).values_list("action", flat=True))
+    assert actions.count("floor.undo") == 1 and actions.count("floor.redo") == 1
+    services.undo_last(event_id=event.pk, actor=None, step_id=two.pk)
+    services.undo_last(event_id=event.pk, actor=None, step_id=one.pk)
+    before = snapshot(event)
+    with pytest.raises(services.StaleUndoError):  # a page drawn before both undos
+        services.redo_next(event_id=event.pk, actor=None, step_id=two.pk)
+    assert snapshot(event) == before

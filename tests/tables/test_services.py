@@ -367,3 +367,13 @@ def test_two_floor_staff_confirming_the_plan_at_once_move_once():
     assert seat_of(move.entry) == (1, move.to_seat)
     assert AuditEvent.objects.filter(event=event, action="plan.confirmed").count() == 1
     assert FloorStep.objects.get(pk=plan.pk).status == StepStatus.DONE
+
+
+def test_setting_the_same_button_twice_records_once():
+    event, _ = seated_event(players=20, tables=2)
+    plan_before = services.pending_plan(event)
+    for _click in range(2):
+        services.set_button(event_id=event.pk, table_number=1, button_seat=4, actor=None)
+    assert Table.objects.get(event=event, number=1).button_seat == 4
+    assert AuditEvent.objects.filter(event=event, action="table.button").count() == 1
+    assert (services.pending_plan(event) is None) == (plan_before is None)
