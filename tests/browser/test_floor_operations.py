@@ -53,6 +53,7 @@ def test_floor_draws_busts_a_hand_and_the_moved_players_phone_says_where_to_go(
     assert standings.locator("tr[data-place='20']").inner_text().split("\t")[1] == names[0]
     assert page.locator("[data-testid=halt-alert]").is_visible()
     move_text = page.locator("[data-testid=plan-move]").first.inner_text()
+    waits = page.locator("[data-testid=plan-move]").first.get_attribute("data-waits") == "yes"
     assert "TDA 11A" in move_text
     mover = move_text.split(":")[0].strip()
     target = re.search(r"table (\d+) seat (\d+)\n", move_text + "\n")
@@ -75,5 +76,8 @@ def test_floor_draws_busts_a_hand_and_the_moved_players_phone_says_where_to_go(
     # The phone polls its seat fragment: the move shows without a reload.
     go_to = phone_page.locator("[data-testid=go-to]")
     go_to.wait_for(timeout=12_000)
-    assert go_to.inner_text() == f"Go to table {to_table}, seat {to_seat}"
+    expected = f"Go to table {to_table}, seat {to_seat}"
+    if waits:  # TDA 10B: all the free seats lay between the small blind and the button
+        expected += " — you are dealt in after the button passes"
+    assert go_to.inner_text() == expected
     _shot(phone_page, "phone-seat.png")
