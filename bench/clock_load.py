@@ -26,6 +26,7 @@ import httpx
 
 HOST = "127.0.0.1"
 PUSH_WAIT = 10.0  # seconds every phone gets to receive one push before it counts as missed
+FRESH_WAIT = 30.0  # seconds every phone gets to show the new fragment before it counts as late
 
 
 @dataclass
@@ -175,8 +176,9 @@ class Phone:
             )
             writer.write(request.encode())
             head = await reader.readuntil(b"\r\n\r\n")
-            if b" 200 " not in head.split(b"\r\n", 1)[0]:
-                self.stats.error("stream:status")
+            status = head.split(b"\r\n", 1)[0].split()[1].decode()
+            if status != "200":
+                self.stats.error(f"stream:status:{status}")
                 return
             chunked = b"transfer-encoding: chunked" in head.lower()
             self.connected.set()
@@ -285,7 +287,7 @@ def first_push(phone: Phone, *, what: str, after: float) -> tuple[float, float] 
 
 async def wait_for_fresh(phones: list[Phone], received: list[float | None]) -> None:
     """Until every phone that got the push has fetched a fresh fragment since (bounded)."""
-    deadline = time.monotonic() + PUSH_WAIT
+    deadline = time.monotonic() + FRESH_WAIT
     while time.monotonic() < deadline:
         pending = [
             phone
@@ -319,7 +321,7 @@ async def push_round(
         stats.add("push_from_post", moment - sent)
         fresh = fresh_after(phone, moment)
         if fresh is None:
-            stats.error("push:no_fresh_fragment")
+            stats.error("late:push:no_fresh_fragment_in_30s")
         else:
             stats.add("push_to_fresh_fragment", fresh - sent)
     return sent
@@ -343,7 +345,7 @@ async def natural_round(phones: list[Phone], floor: Floor, stats: Stats, lead: i
         stats.add("level_push_from_boundary", moment - ends_at)
         fresh = next((r for r, level in phone.fresh if r >= ends_at and level), None)
         if fresh is None:
-            stats.error("level:no_fresh_fragment")
+            stats.error("late:level:no_fresh_fragment_in_30s")
         else:
             stats.add("level_fresh_from_boundary", fresh - ends_at)
 
