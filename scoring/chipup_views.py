@@ -17,7 +17,7 @@ from scoring.models import ChipUpRace
 from tables.engine.cards import RANKS
 from tables.services import live_tables
 from tournaments.models import Event
-from tournaments.views import floor_required
+from tournaments.permissions import floor_required
 
 SUIT_SYMBOLS = "♣♦♥♠"  # clubs, diamonds, hearts, spades: the engine's suit numbers (R1.6)
 

@@ -7,14 +7,10 @@ season's formula is written here, by admins.
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -35,25 +31,9 @@ from scoring.season_forms import FormulaForm, WhatIfForm
 from scoring.season_services import change_season_formula
 from tournaments.entry_services import FloorError
 from tournaments.models import Event, Player
+from tournaments.permissions import admin_required, floor_required
 from tournaments.satellites import compute_super_final_stacks
 from tournaments.selectors import is_admin
-from tournaments.views import floor_required
-
-View = Callable[..., HttpResponseBase]
-
-
-def admin_required(view: View) -> View:
-    """Admins only: anonymous users log in, everyone else gets 403."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not is_admin(request.user):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapper
 
 
 def _bad_formula(form: FormulaForm | WhatIfForm) -> HttpResponseBadRequest:

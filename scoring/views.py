@@ -14,9 +14,10 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import forms, services
 from scoring import hand_for_hand_services as hand_for_hand
 from scoring.selectors import event_standings
-from tables.views import actor, floor_done, floor_failed, floor_required, form_errors
+from tables.views import floor_done, floor_failed, form_errors
 from tournaments.entry_services import FloorError
 from tournaments.models import Entry, EntryStatus, Event
+from tournaments.permissions import acting_user, floor_required
 
 
 def _playing(event: Event) -> list[Entry]:
@@ -34,7 +35,7 @@ def record_busts(request: HttpRequest, pk: int) -> HttpResponse:
         return floor_failed(request, event, *form_errors(form))
     try:
         services.record_busts(
-            event_id=event.pk, actor=actor(request), busts=form.cleaned_data["rows"],
+            event_id=event.pk, actor=acting_user(request), busts=form.cleaned_data["rows"],
             key=form.cleaned_data["key"],
         )  # fmt: skip
     except FloorError as error:
@@ -52,7 +53,7 @@ def record_quit(request: HttpRequest, pk: int) -> HttpResponse:
         return floor_failed(request, event, *form_errors(form))
     try:
         services.record_quit(
-            event_id=event.pk, entry_id=form.cleaned_data["entry"], actor=actor(request),
+            event_id=event.pk, entry_id=form.cleaned_data["entry"], actor=acting_user(request),
             stack=form.cleaned_data["stack"], key=form.cleaned_data["key"],
         )  # fmt: skip
     except FloorError as error:
@@ -70,7 +71,7 @@ def agreed_stop(request: HttpRequest, pk: int) -> HttpResponse:
         return floor_failed(request, event, *form_errors(form))
     try:
         services.record_agreed_stop(
-            event_id=event.pk, actor=actor(request), counts=form.cleaned_data["rows"],
+            event_id=event.pk, actor=acting_user(request), counts=form.cleaned_data["rows"],
             key=form.cleaned_data["key"],
         )  # fmt: skip
     except FloorError as error:
@@ -90,7 +91,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back the last bust, quit, stop or move."""
     event = get_object_or_404(Event, pk=pk)
     try:
-        services.undo_last(event_id=event.pk, actor=actor(request), step_id=_step_id(request))
+        services.undo_last(event_id=event.pk, actor=acting_user(request), step_id=_step_id(request))
     except FloorError as error:
         return floor_failed(request, event, str(error))
     return floor_done(request, event)
@@ -102,7 +103,7 @@ def redo(request: HttpRequest, pk: int) -> HttpResponse:
     """Do again what was undone last."""
     event = get_object_or_404(Event, pk=pk)
     try:
-        services.redo_next(event_id=event.pk, actor=actor(request), step_id=_step_id(request))
+        services.redo_next(event_id=event.pk, actor=acting_user(request), step_id=_step_id(request))
     except FloorError as error:
         return floor_failed(request, event, str(error))
     return floor_done(request, event)
@@ -119,7 +120,7 @@ def hand_done(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         hand_for_hand.report_hand_done(
             event_id=event.pk, table_number=form.cleaned_data["table"],
-            hand_number=form.cleaned_data["hand"], actor=actor(request),
+            hand_number=form.cleaned_data["hand"], actor=acting_user(request),
         )  # fmt: skip
     except FloorError as error:
         return floor_failed(request, event, str(error))

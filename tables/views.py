@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
-from django.contrib.auth.models import User
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -24,38 +20,17 @@ from scoring.selectors import event_standings
 from tables import forms, services
 from tables.models import FloorStep, MoveReason, StepStatus
 from tables.selectors import seat_card, tables_with_seats
-from tournaments import satellites, selectors
+from tournaments import satellites
 from tournaments.entry_services import FloorError, check_in_entry, register_entry
 from tournaments.models import Entry, EntryStatus, Event, EventKind
+from tournaments.permissions import acting_user, floor_required
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-View = Callable[..., HttpResponseBase]
 FLOOR_TEMPLATE = "tables/floor_tables.html"
-
-
-def floor_required(view: View) -> View:
-    """Floor staff and admins only: anonymous users log in, everyone else gets 403."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not selectors.is_floor(request.user):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapper
-
-
-def actor(request: HttpRequest) -> User:
-    """The logged-in floor user (floor_required has checked)."""
-    user = request.user
-    assert isinstance(user, User)  # noqa: S101 - floor_required lets only users through
-    return user
 
 
 # ---- the floor page -----------------------------------------------------------------------
@@ -215,7 +190,7 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
         forms.RegisterForm(request.POST),
         lambda data: register(
             event_id=event.pk,
-            actor=actor(request),
+            actor=acting_user(request),
             name=data["name"],
             satellites_won=data["satellites_won"] or 0,
             check_in=data["check_in"],
@@ -232,7 +207,7 @@ def check_in(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
         satellites.check_in_for_satellite if event.kind == EventKind.SATELLITE else check_in_entry
     )
     try:
-        check_in(event_id=event.pk, entry_id=entry_id, actor=actor(request))
+        check_in(event_id=event.pk, entry_id=entry_id, actor=acting_user(request))
     except FloorError as error:
         return floor_failed(request, event, str(error))
     return floor_done(request, event)
@@ -249,7 +224,7 @@ def draw(request: HttpRequest, pk: int) -> HttpResponse:
         forms.DrawForm(request.POST),
         lambda data: services.draw_seats(
             event_id=event.pk,
-            actor=actor(request),
+            actor=acting_user(request),
             tables=data["tables"],
             seats_per_table=data["seats_per_table"],
             by_card=data["method"] == "card",
@@ -269,7 +244,7 @@ def seat(request: HttpRequest, pk: int) -> HttpResponse:
         lambda data: services.seat_entry(
             event_id=event.pk,
             entry_id=data["entry"],
-            actor=actor(request),
+            actor=acting_user(request),
             table_number=data["table"],
             seat_number=data["seat"],
         ),  # fmt: skip
@@ -288,7 +263,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
         lambda data: services.move_entry(
             event_id=event.pk,
             entry_id=data["entry"],
-            actor=actor(request),
+            actor=acting_user(request),
             table_number=data["table"],
             seat_number=data["seat"],
             key=data["key"],
@@ -309,7 +284,7 @@ def button(request: HttpRequest, pk: int) -> HttpResponse:
             event_id=event.pk,
             table_number=data["table"],
             button_seat=data["seat"],
-            actor=actor(request),
+            actor=acting_user(request),
         ),  # fmt: skip
     )
 
@@ -324,7 +299,7 @@ def confirm_plan(request: HttpRequest, pk: int) -> HttpResponse:
         event,
         forms.ConfirmPlanForm(request.POST),
         lambda data: services.confirm_plan(
-            event_id=event.pk, step_id=data["step"], actor=actor(request)
+            event_id=event.pk, step_id=data["step"], actor=acting_user(request)
         ),
     )
 

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any, Concatenate
+from typing import Any
 
-from django.contrib.auth.models import User
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import structure_services as services
 from tournaments.models import BlindStructure, Level
-from tournaments.selectors import is_admin
+from tournaments.permissions import acting_user, admin_required
 from tournaments.structure_chart import structure_chart
 from tournaments.structure_forms import (
     DuplicateForm,
@@ -29,27 +24,7 @@ from tournaments.structure_forms import (
 )
 from tournaments.structures import StructureImportError, StructureProblem, structure_shape
 
-type View[**P] = Callable[Concatenate[HttpRequest, P], HttpResponse]
 UNPROCESSABLE = 422
-
-
-def admin_required[**P](view: View[P]) -> View[P]:
-    """Anonymous users go to the log-in page; users who are not admins get 403."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not is_admin(request.user):
-            raise PermissionDenied(_("Only admins may edit blind structures."))
-        return view(request, *args, **kwargs)
-
-    return wrapped
-
-
-def _actor(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)  # noqa: S101 - admin_required let only users in
-    return request.user
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -98,7 +73,7 @@ def structure_create(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_list(request, form=form, status=UNPROCESSABLE)
     try:
-        structure = services.create_structure(actor=_actor(request), **form.cleaned_data)
+        structure = services.create_structure(actor=acting_user(request), **form.cleaned_data)
     except services.StructureEditError as error:
         form.add_error(None, str(error))
         return _render_list(request, form=form, status=UNPROCESSABLE)
@@ -114,7 +89,7 @@ def structure_import(request: HttpRequest) -> HttpResponse:
         return _render_list(request, import_form=form, status=UNPROCESSABLE)
     try:
         structure = services.import_structure(
-            actor=_actor(request), text=form.cleaned_data["document"]
+            actor=acting_user(request), text=form.cleaned_data["document"]
         )
     except StructureImportError as error:
         return _render_list(
@@ -145,7 +120,7 @@ def structure_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _render_editor(request, structure, duplicate_form=form, status=UNPROCESSABLE)
     copy = services.duplicate_structure(
-        actor=_actor(request), structure=structure, name=form.cleaned_data["name"]
+        actor=acting_user(request), structure=structure, name=form.cleaned_data["name"]
     )
     return redirect("tournaments:structure_editor", pk=copy.pk)
 
@@ -247,7 +222,10 @@ def level_add(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             services.insert_level(
-                actor=_actor(request), structure=structure, values=form.spec(), position=insert_at
+                actor=acting_user(request),
+                structure=structure,
+                values=form.spec(),
+                position=insert_at,
             )
             return _done(request, structure)
         except services.StructureEditError as error:
@@ -271,7 +249,7 @@ def level_update(request: HttpRequest, pk: int, level_pk: int) -> HttpResponse:
     form = LevelForm(request.POST, structure=structure, form_id="level-edit")
     if form.is_valid():
         try:
-            services.update_level(actor=_actor(request), level=level, values=form.spec())
+            services.update_level(actor=acting_user(request), level=level, values=form.spec())
             return _done(request, structure)
         except services.StructureEditError as error:
             for problem in error.problems:
@@ -287,7 +265,7 @@ def level_delete(request: HttpRequest, pk: int, level_pk: int) -> HttpResponse:
     """Delete one level; the later ones move up."""
     level = get_object_or_404(Level.objects.select_related("structure"), pk=level_pk, structure=pk)
     try:
-        services.delete_level(actor=_actor(request), level=level)
+        services.delete_level(actor=acting_user(request), level=level)
     except services.StructureEditError as error:
         return _refuse(request, level.structure, error)
     return _done(request, level.structure)
@@ -303,7 +281,7 @@ def level_move(request: HttpRequest, pk: int, level_pk: int) -> HttpResponse:
     if direction not in offsets:
         return HttpResponse(_("Move “up” or “down”."), status=400, content_type="text/plain")
     try:
-        services.move_level(actor=_actor(request), level=level, offset=offsets[direction])
+        services.move_level(actor=acting_user(request), level=level, offset=offsets[direction])
     except services.StructureEditError as error:
         return _refuse(request, level.structure, error)
     return _done(request, level.structure)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 import segno
@@ -11,8 +9,6 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import (
@@ -31,32 +27,16 @@ from django.views.decorators.http import etag, require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
-from tournaments import live, selectors
+from tournaments import live
 from tournaments.clock_forms import ClockActionForm
 from tournaments.display import ClockDisplay, clock_display
 from tournaments.models import BlindStructure, Event
+from tournaments.permissions import floor_required
 from tournaments.services import ClockAction, ClockActionError, StaleClockError, act_on_clock
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
-
-
-View = Callable[..., HttpResponseBase]
-
-
-def floor_required(view: View) -> View:
-    """Floor staff and admins only: anonymous users log in, everyone else gets 403."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not selectors.is_floor(request.user):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapper
 
 
 def home(request: HttpRequest) -> HttpResponse:
