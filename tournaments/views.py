@@ -30,7 +30,7 @@ from django_htmx.middleware import HtmxDetails
 from tournaments import live
 from tournaments.clock_forms import ClockActionForm
 from tournaments.display import ClockDisplay, clock_display
-from tournaments.models import BlindStructure, Event
+from tournaments.models import Event
 from tournaments.permissions import floor_required
 from tournaments.services import ClockAction, ClockActionError, StaleClockError, act_on_clock
 
@@ -221,9 +221,3 @@ def _refuse(request: HtmxHttpRequest, event: Event, message: str, *, status: int
         return _render_floor(request, event, partial=True, error=message, status=status)
     messages.error(request, message)
     return redirect("tournaments:event_floor", pk=event.pk)
-
-
-def structure_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A structure's levels and shape."""
-    structure = get_object_or_404(BlindStructure, pk=pk)
-    return render(request, "tournaments/structure_detail.html", {"structure": structure})
