@@ -25,6 +25,13 @@ def build_pots(contributed: Sequence[int], live: Sequence[bool], *, dead: int = 
     levels = sorted(
         {put_in for put_in, alive in zip(contributed, live, strict=True) if alive and put_in}
     )
+    if len(levels) == 1 and max(contributed) == levels[0]:
+        # The usual showdown: every live player put in the same, nobody more; one pot.
+        level = levels[0]
+        eligible = frozenset(
+            [i for i, put_in in enumerate(contributed) if put_in == level and live[i]]
+        )
+        return [Pot(amount=sum(contributed) + dead, eligible=eligible)]
     pots: list[Pot] = []
     floor = 0
     for level in levels:

@@ -54,11 +54,10 @@ def showing_order(*, folded: Sequence[bool], last_aggressor: int | None, button:
     """The live players in showing order: the last aggressor of the last betting round first,
     else the first live player left of the button; then clockwise."""
     n = len(folded)
-    live = [seat for seat in range(n) if not folded[seat]]
     start = last_aggressor
     if start is None or folded[start]:
-        start = (button + 1) % n
-    return clockwise_from(start, live, n)
+        start = button + 1
+    return [seat for k in range(n) if not folded[seat := (start + k) % n]]
 
 
 def award_pots(
@@ -73,8 +72,9 @@ def award_pots(
     odd chips by the table's rule. Gives each pot's amount and its (seat, chips) shares."""
     n = len(values)
     awards = []
+    value_of = values.__getitem__
     for pot in pots:
-        best = max(values[seat] for seat in pot.eligible)
+        best = max(map(value_of, pot.eligible))
         winners = [seat for seat in pot.eligible if values[seat] == best]
         if len(winners) > 1:
             winners = odd_chip_order(winners, rule=odd_chip, button=button, n=n, hole=hole)
