@@ -27,11 +27,9 @@ def build_pots(contributed: Sequence[int], live: Sequence[bool], *, dead: int = 
     )
     if len(levels) == 1 and max(contributed) == levels[0]:
         # The usual showdown: every live player put in the same, nobody more; one pot.
-        level = levels[0]
-        eligible = frozenset(
-            [i for i, put_in in enumerate(contributed) if put_in == level and live[i]]
-        )
-        return [Pot(amount=sum(contributed) + dead, eligible=eligible)]
+        top = levels[0]
+        reached = [i for i, put_in in enumerate(contributed) if put_in == top and live[i]]
+        return [Pot(amount=sum(contributed) + dead, eligible=frozenset(reached))]
     pots: list[Pot] = []
     floor = 0
     for level in levels:
