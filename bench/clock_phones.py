@@ -204,7 +204,7 @@ def render(runs: list[tuple[int, dict[str, Any]]], args: argparse.Namespace, com
         "event streams, one Celery worker and beat (CLOCK_RECONCILE_SECONDS=1). Load: "
         "bench/clock_load.py, one asyncio process on loopback.",
         "",
-        f"{phones} phones ({streams} event streams open). Each phone does what "
+        f"{phones} phones arriving 100 a second ({streams} event streams open). Each does what "
         "static/js/clock.js does: a conditional GET of the clock fragment every 5 s, another on "
         "every `changed`, one a second once the level has run out. The floor logs in and posts "
         f"{args.pushes} pause/resume actions through the dashboard form, then cuts the level to "
