@@ -30,27 +30,46 @@ class HandQueries(HandState):
 
     def min_raise_to(self) -> int:
         """The smallest legal bet or raise-to for the actor (R3.4, R3.5; all-in if short)."""
-        return self._limits()[0]
+        limits = self._limits_now
+        return (self._limits() if limits is None or self._stale else limits)[0]
 
     def max_raise_to(self) -> int:
         """The largest legal bet or raise-to for the actor (R3.4, R3.5, R3.6)."""
-        return self._limits()[1]
+        limits = self._limits_now
+        return (self._limits() if limits is None or self._stale else limits)[1]
+
+    # The questions below check the turn inline: a UI asks them before every move.
 
     def can_fold(self, *, seat: int | None = None) -> bool:
         """Whether the actor may fold: only when facing a bet."""
-        return self._is_turn(seat) and self._owed_now > 0
+        i = self.actor
+        if i is None or (seat is not None and seat != i):
+            return False
+        if self._stale:
+            self._refresh()
+        return self._owed_now > 0
 
     def can_check(self, *, seat: int | None = None) -> bool:
         """Whether the actor may check: nothing to call."""
-        return self._is_turn(seat) and not self._owed_now
+        i = self.actor
+        if i is None or (seat is not None and seat != i):
+            return False
+        if self._stale:
+            self._refresh()
+        return not self._owed_now
 
     def can_call(self, *, seat: int | None = None) -> bool:
         """Whether the actor may call: facing a bet."""
-        return self._is_turn(seat) and self._owed_now > 0
+        return self.can_fold(seat=seat)
 
     def can_raise(self, *, seat: int | None = None) -> bool:
         """Whether ``raise_to`` is legal at all now: a bet, or a raise when facing one."""
-        return self._is_turn(seat) and self._problem is None
+        i = self.actor
+        if i is None or (seat is not None and seat != i):
+            return False
+        if self._stale:
+            self._refresh()
+        return self._problem is None
 
     def can_bet(self, *, seat: int | None = None) -> bool:
         """Whether the actor may bet: ``raise_to`` with nothing bet yet this round."""
@@ -75,28 +94,44 @@ class HandQueries(HandState):
         self._verify_raise_to(amount, seat)
 
     def _verify_fold(self, seat: int | None) -> int:
-        i = self._turn(seat)
+        i = self.actor  # ``_turn(seat)`` inline: every move comes here
+        if i is None or (seat is not None and seat != i):
+            i = self._actor_or_raise(seat)
+        if self._stale:
+            self._refresh()
         if not self._owed_now:
             raise IllegalAction("there is no bet to fold to; check instead")
         return i
 
     def _verify_check(self, seat: int | None) -> int:
-        i = self._turn(seat)
+        i = self.actor  # ``_turn(seat)`` inline: every move comes here
+        if i is None or (seat is not None and seat != i):
+            i = self._actor_or_raise(seat)
+        if self._stale:
+            self._refresh()
         if self._owed_now:
             raise IllegalAction(f"you cannot check facing a bet; call {self._call} or fold")
         return i
 
     def _verify_call(self, seat: int | None) -> int:
-        i = self._turn(seat)
+        i = self.actor  # ``_turn(seat)`` inline: every move comes here
+        if i is None or (seat is not None and seat != i):
+            i = self._actor_or_raise(seat)
+        if self._stale:
+            self._refresh()
         if not self._owed_now:
             raise IllegalAction("there is no bet to call; check instead")
         return i
 
     def _verify_raise_to(self, amount: int, seat: int | None) -> int:
-        i = self._turn(seat)
+        i = self.actor  # ``_turn(seat)`` inline: every move comes here
+        if i is None or (seat is not None and seat != i):
+            i = self._actor_or_raise(seat)
+        if self._stale:
+            self._refresh()
         if self._problem is not None:
             raise IllegalAction(self._problem)
-        low, high = self._limits()
+        low, high = self._limits_now or self._limits()
         if low <= amount <= high:
             return i
         word = "bet" if self.round.current_bet == 0 else "raise to"
@@ -105,15 +140,6 @@ class HandQueries(HandState):
         raise IllegalAction(f"the largest {word} is {high}, not {amount}")
 
     # -- the actor and his legal-move data ---------------------------------------------------
-
-    def _is_turn(self, seat: int | None) -> bool:
-        """Whether someone is to act and ``seat`` (if given) is he; the data made fresh."""
-        i = self.actor
-        if i is None or (seat is not None and seat != i):
-            return False
-        if self._stale:
-            self._refresh()
-        return True
 
     def _turn(self, seat: int | None) -> int:
         """The actor, with his legal-move data fresh; IllegalAction if ``seat`` is not he."""
@@ -144,7 +170,11 @@ class HandQueries(HandState):
             self._owed_now = self._call = 0
             self._problem = "nobody is to act"
             return
-        owed = self._owed(i)
+        owed = self.round.current_bet - self.bets[i]
+        if owed <= 0:
+            owed = 0
+        elif self._short_big_blind and self.street is Street.PREFLOP:
+            owed = self._owed_to_short_big_blind(i, owed)
         stack = self.stacks[i]
         self._owed_now = owed
         self._call = owed if owed < stack else stack
