@@ -60,6 +60,18 @@ class BettingRound:
             target = minimum  # R3.5: a bet of at least the big blind even into a smaller pot
         return target if target < total else total
 
+    def limits(
+        self, *, total: int, own_bet: int, pot_total: int, pot_credit: int
+    ) -> tuple[int, int]:
+        """``min_raise_to`` and ``max_raise_to`` at once (the common question before a move)."""
+        low = self.min_raise_to(total=total)
+        if self.betting is Betting.NO_LIMIT:
+            return low, total  # R3.5: the maximum is the whole stack
+        high = self.max_raise_to(
+            total=total, own_bet=own_bet, pot_total=pot_total, pot_credit=pot_credit
+        )
+        return low, high
+
     def reopened_for(self, acted_at: int) -> bool:
         """R3.7: whether a player who acted when the bet was ``acted_at`` may raise again."""
         facing = self.current_bet - acted_at

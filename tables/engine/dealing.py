@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tables.engine.cards import Card, check_deck, shuffled_deck
+from tables.engine.cards import DECK_SIZE, Card, check_deck, shuffled_deck
 from tables.engine.rules import Rules
+
+_CARDS = frozenset(range(DECK_SIZE))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -102,10 +104,10 @@ class Deal:
         if known:
             check_deck(known)
         source = shuffled_deck() if deck is None else list(deck)
-        if deck is not None and (
-            len(set(source)) != len(source) or (source and not 0 <= min(source) <= max(source) < 52)
-        ):
-            check_deck(source)  # raises with the reason
+        if deck is not None:
+            distinct = set(source)
+            if len(distinct) != len(source) or not distinct <= _CARDS:
+                check_deck(source)  # raises with the reason
         rest = [card for card in source if card not in known] if known else source
         need = (players * k if hole is None else 0) + _board_need(len(given_board))
         if need > len(rest):

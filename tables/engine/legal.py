@@ -189,12 +189,11 @@ class HandQueries(HandState):
             i = self.actor
             if i is None:
                 self._no_actor()
-            betting, bet = self.round, self.bets[i]
-            total = bet + self.stacks[i]
-            high = betting.max_raise_to(
-                total=total, own_bet=bet, pot_total=self.pot_total, pot_credit=self._pot_credit()
+            bet = self.bets[i]
+            credit = 0 if self._pot_credit_seat is None else self._pot_credit()
+            self._limits_now = limits = self.round.limits(
+                total=bet + self.stacks[i], own_bet=bet, pot_total=self.pot_total, pot_credit=credit
             )
-            self._limits_now = limits = (betting.min_raise_to(total=total), high)
         return limits
 
     def _raise_problem(self, i: int) -> str | None:

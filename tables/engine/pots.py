@@ -33,14 +33,9 @@ def build_pots(contributed: Sequence[int], live: Sequence[bool], *, dead: int = 
     pots: list[Pot] = []
     floor = 0
     for level in levels:
-        amount = 0
-        eligible = []
-        for i, put_in in enumerate(contributed):
-            if put_in > floor:
-                amount += (put_in if put_in < level else level) - floor
-            if live[i] and put_in >= level:
-                eligible.append(i)
-        pots.append(Pot(amount=amount, eligible=frozenset(eligible)))
+        amount = sum([(c if c < level else level) - floor for c in contributed if c > floor])
+        reached = [i for i, put_in in enumerate(contributed) if put_in >= level and live[i]]
+        pots.append(Pot(amount=amount, eligible=frozenset(reached)))
         floor = level
     above = sum(put_in - floor for put_in in contributed if put_in > floor)
     if above and pots:
