@@ -2,7 +2,10 @@
 
 Both engines play the same hands (stacks, button, deck) with the same random action policy;
 the random numbers are drawn before the clock starts, so both pay the same for them. Runs on
-one core. Usage: ``python -m bench.engine [--hands N] [--repeats R] [--no-eval]``.
+one core; the two engines' timed runs take turns (A, B, A, B...) and the report gives the best
+run of each and the median of the repeats' own ratios, which a shared machine's changing load
+moves less. Usage:
+``python -m bench.engine [--hands N] [--pokerkit-hands M] [--repeats R] [--no-eval]``.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import importlib
 import os
 import platform
 import random
+import statistics
 import sys
 import time
 import warnings
@@ -130,15 +134,47 @@ def play_pokerkit(deal: Deal, create: Callable[..., object], cards: Sequence[obj
     return tuple(state.stacks)
 
 
-def time_hands(play: Callable[[Deal], object], deals: Sequence[Deal], repeats: int) -> float:
-    """The best of ``repeats`` runs over the deals, in hands per second."""
-    best = float("inf")
+@dataclass(frozen=True, kw_only=True)
+class Figures:
+    """Hands per second of each engine, one figure a repeat, in the order they ran."""
+
+    floorman: list[float]
+    pokerkit: list[float]
+
+    @property
+    def ratios(self) -> list[float]:
+        """Each repeat's own ratio: its Floorman run over the PokerKit run right after it."""
+        return [a / b for a, b in zip(self.floorman, self.pokerkit, strict=True)]
+
+    @property
+    def best_ratio(self) -> float:
+        """The best Floorman run over the best PokerKit run."""
+        return max(self.floorman) / max(self.pokerkit)
+
+    @property
+    def median_ratio(self) -> float:
+        """The median of the repeats' own ratios: what a load change moves least."""
+        return statistics.median(self.ratios)
+
+
+def time_once(play: Callable[[Deal], object], deals: Sequence[Deal]) -> float:
+    """Seconds for one run over the deals."""
+    started = time.perf_counter()
+    for deal in deals:
+        play(deal)
+    return time.perf_counter() - started
+
+
+def interleaved(
+    engines: Sequence[tuple[Callable[[Deal], object], Sequence[Deal]]], repeats: int
+) -> list[list[float]]:
+    """Hands per second of each engine in each repeat, the engines' runs taking turns (A, B,
+    A, B...), so that a change of load on a shared machine hits both alike."""
+    rates: list[list[float]] = [[] for _ in engines]
     for _ in range(repeats):
-        started = time.perf_counter()
-        for deal in deals:
-            play(deal)
-        best = min(best, time.perf_counter() - started)
-    return len(deals) / best
+        for rate, (play, deals) in zip(rates, engines, strict=True):
+            rate.append(len(deals) / time_once(play, deals))
+    return rates
 
 
 def pin_one_core() -> str:
@@ -149,21 +185,24 @@ def pin_one_core() -> str:
     return "not pinned"
 
 
-def run(*, hands: int, pokerkit_hands: int, repeats: int, seed: int = 2024) -> dict[str, float]:
-    """Hands per second of both engines and their ratio."""
+def run(*, hands: int, pokerkit_hands: int, repeats: int, seed: int = 2024) -> Figures:
+    """Hands per second of both engines in each repeat, their runs interleaved."""
     from tests.engine.helpers_pokerkit import FULL_AUTOMATIONS, PK_CARDS, create_state
 
     def create(*, rules: Rules, stacks: list[int]) -> object:
         return create_state(rules=rules, stacks=stacks, automations=FULL_AUTOMATIONS[:-2])
 
     deals = make_deals(hands, seed)
-    ours = time_hands(play_floorman, deals, repeats)
+
+    def pokerkit(deal: Deal) -> object:
+        return play_pokerkit(deal, create, PK_CARDS)
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        theirs = time_hands(
-            lambda deal: play_pokerkit(deal, create, PK_CARDS), deals[:pokerkit_hands], repeats
+        ours, theirs = interleaved(
+            [(play_floorman, deals), (pokerkit, deals[:pokerkit_hands])], repeats
         )
-    return {"floorman": ours, "pokerkit": theirs, "ratio": ours / theirs}
+    return Figures(floorman=ours, pokerkit=theirs)
 
 
 def evaluator_figures() -> dict[str, float] | None:
@@ -187,11 +226,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures = run(hands=args.hands, pokerkit_hands=args.pokerkit_hands, repeats=args.repeats)
     print(f"Python {platform.python_version()}, {platform.machine()}, {pinned}")
     print()
-    print("| engine | hands | hands/s |")
-    print("|---|---:|---:|")
-    print(f"| Floorman | {args.hands:,} | {figures['floorman']:,.0f} |")
-    print(f"| PokerKit 0.7.7 | {args.pokerkit_hands:,} | {figures['pokerkit']:,.0f} |")
-    print(f"| ratio | | {figures['ratio']:.1f}x |")
+    ours, theirs = figures.floorman, figures.pokerkit
+    print("| engine | hands | hands/s, best | hands/s, median |")
+    print("|---|---:|---:|---:|")
+    print(f"| Floorman | {args.hands:,} | {max(ours):,.0f} | {statistics.median(ours):,.0f} |")
+    print(
+        f"| PokerKit 0.7.7 | {args.pokerkit_hands:,} | {max(theirs):,.0f} "
+        f"| {statistics.median(theirs):,.0f} |"
+    )
+    print(f"| ratio | | {figures.best_ratio:.1f}x (best/best) | {figures.median_ratio:.1f}x |")
+    print()
+    ratios = ", ".join(f"{ratio:.1f}x" for ratio in figures.ratios)
+    print(f"Each repeat's ratio (the engines' runs interleaved): {ratios}")
     if not args.no_eval and (evaluation := evaluator_figures()) is not None:
         print()
         print("| evaluator figure | value |")
