@@ -4,10 +4,10 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournaments import views as tournament_views
+from tournaments import event_views
 
 urlpatterns = [
-    path("", tournament_views.home, name="home"),
+    path("", event_views.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -134,7 +134,10 @@ def night(db):
 # players, events and structures are data and stay as typed.
 PAGES = [
     # (name, url pattern, role, German words, English words)
-    ("home", "/", None, ["Turniere", "TV-Ansicht"], ["Events", "TV view"]),
+    ("home", "/", None, ["Turniere", "TV-Ansicht", "Laufen gerade", "Demnächst", "Saisons"],
+     ["Events", "TV view", "Running now", "Coming up", "Seasons"]),
+    ("home as admin", "/", "admin", ["Turniere verwalten", "Protokoll", "Floor-Übersicht"],
+     ["Manage events", "Audit log", "Floor dashboard"]),
     ("login", "/accounts/login/", None, ["Einloggen", "Benutzername"], ["Log in", "Username"]),
     ("phone", "/e/{code}/", None, ["Nächstes Level", "Läuft", "Nächste Pause"],
      ["Next level", "Running", "Next break"]),
@@ -169,6 +172,14 @@ PAGES = [
     ("structures", "/structures/", "admin",
      ["Neue Struktur", "JSON importieren", "der kleinste des Chipsatzes"],
      ["New structure", "Import JSON", "the smallest of the chip set"]),
+    ("events", "/events/", "admin", ["Laufen gerade", "Turnier beenden", "Neues Turnier"],
+     ["Running now", "Finish event", "New event"]),
+    ("new event", "/events/new/", "admin",
+     ["Geplanter Beginn", "keine (einzelnes Turnier)", "Ortszeit des Hauses"],
+     ["Scheduled start", "none (a one-off event)", "House time"]),
+    ("edit event", "/events/{event}/edit/", "admin",
+     ["„Friday night“ bearbeiten", "Die Uhr läuft: Struktur und Startstack bleiben"],
+     ["Edit “Friday night”", "The clock has started: the structure and the starting stack"]),
     ("editor", "/structures/{structure}/edit/", "admin",
      ["Level hinzufügen", "Chip-up danach", "25 (grün)"],
      ["Add level", "Chip-up after", "25 (green)"]),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import structure_urls, views
+from tournaments import event_views, structure_urls, views
 
 app_name = "tournaments"
 
@@ -11,6 +11,10 @@ urlpatterns = [
     path("e/<slug:code>/tv/", views.event_tv, name="event_tv"),
     path("e/<slug:code>/clock/", views.event_clock, name="event_clock"),
     path("e/<slug:code>/events/", views.event_stream, name="event_stream"),
+    path("events/", event_views.event_list, name="event_list"),
+    path("events/new/", event_views.event_create, name="event_create"),
+    path("events/<int:pk>/edit/", event_views.event_edit, name="event_edit"),
+    path("events/<int:pk>/finish/", event_views.event_finish, name="event_finish"),
     path("events/<int:pk>/floor/", views.event_floor, name="event_floor"),
     path("events/<int:pk>/clock/", views.clock_action, name="clock_action"),
     *structure_urls.urlpatterns,

@@ -39,12 +39,6 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    """The start page: running and coming events, links by role."""
-    events = Event.objects.select_related("structure").exclude(status="finished")[:20]
-    return render(request, "tournaments/home.html", {"events": events})
-
-
 def _event_by_code(code: str) -> Event:
     return get_object_or_404(Event.objects.select_related("structure"), code=code)
 

@@ -1,0 +1,200 @@
+"""The home page and event management (admins): parse a form, call one service, render."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring.models import Season
+from scoring.season_selectors import season_table
+from scoring.standings import Standing
+from tournaments import event_services as services
+from tournaments.display import ClockDisplay, clock_display
+from tournaments.event_forms import EventForm, FinishForm
+from tournaments.models import Entry, Event, EventStatus
+from tournaments.permissions import acting_user, admin_required
+
+CONFLICT = 409
+UNPROCESSABLE = 422
+RECENT_RESULTS = 5
+SEASONS_SHOWN = 4
+
+
+# --- the home page ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RunningEvent:
+    """A running event and its clock as the home page shows it."""
+
+    event: Event
+    clock: ClockDisplay
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FinishedEvent:
+    """A finished event with its first places."""
+
+    event: Event
+    podium: list[Entry]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SeasonLeaders:
+    """A season with the top of its leaderboard."""
+
+    season: Season
+    leaders: list[Standing]
+
+
+def _finished_events() -> list[FinishedEvent]:
+    events = list(
+        Event.objects.filter(status=EventStatus.FINISHED)
+        .select_related("season")
+        .order_by("-scheduled_start", "-pk")[:RECENT_RESULTS]
+    )
+    podiums: dict[int, list[Entry]] = {event.pk: [] for event in events}
+    placed = Entry.objects.filter(event__in=events, place__lte=3).select_related("player")
+    for entry in placed.order_by("place", "player__name"):
+        podiums[entry.event_id].append(entry)
+    return [FinishedEvent(event=event, podium=podiums[event.pk]) for event in events]
+
+
+def _seasons() -> list[SeasonLeaders]:
+    return [
+        SeasonLeaders(season=season, leaders=season_table(season).standings[:3])
+        for season in Season.objects.all()[:SEASONS_SHOWN]
+    ]
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The start page: running and coming events, recent results, seasons; links by role."""
+    events = Event.objects.select_related("structure", "season")
+    running = events.filter(status=EventStatus.RUNNING).order_by("scheduled_start", "pk")
+    context = {
+        "running": [RunningEvent(event=e, clock=clock_display(e)) for e in running],
+        "upcoming": list(
+            events.filter(status=EventStatus.SCHEDULED).order_by("scheduled_start", "pk")[:20]
+        ),
+        "finished": _finished_events(),
+        "seasons": _seasons(),
+    }
+    return render(request, "tournaments/home.html", context)
+
+
+# --- event management ---------------------------------------------------------------------------
+
+
+def _render_list(
+    request: HttpRequest,
+    *,
+    refused: Event | None = None,
+    reason: str = "",
+    needs_confirmation: bool = False,
+    status: int = 200,
+) -> HttpResponse:
+    events = Event.objects.select_related("structure", "season")
+    context: dict[str, Any] = {
+        "running": events.filter(status=EventStatus.RUNNING).order_by("scheduled_start", "pk"),
+        "upcoming": events.filter(status=EventStatus.SCHEDULED).order_by("scheduled_start", "pk"),
+        "finished": events.filter(status=EventStatus.FINISHED).order_by("-scheduled_start", "-pk"),
+        "refused": refused,
+        "reason": reason,
+        "needs_confirmation": needs_confirmation,
+    }
+    template = "tournaments/event_list.html"
+    if getattr(request, "htmx", False):
+        template += "#events"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+@admin_required
+def event_list(request: HttpRequest) -> HttpResponse:
+    """Every event: running, coming up and finished, with the links to run each."""
+    return _render_list(request)
+
+
+def _render_form(
+    request: HttpRequest, form: EventForm, *, event: Event | None = None, status: int = 200
+) -> HttpResponse:
+    context = {"form": form, "event": event}
+    return render(request, "tournaments/event_form.html", context, status=status)
+
+
+def _refused(
+    request: HttpRequest, form: EventForm, error: services.EventEditError, event: Event | None
+) -> HttpResponse:
+    form.add_error(error.field, str(error))
+    return _render_form(request, form, event=event, status=UNPROCESSABLE)
+
+
+@require_http_methods(["GET", "POST"])
+@admin_required
+def event_create(request: HttpRequest) -> HttpResponseBase:
+    """A new event: the form, then create_event."""
+    if request.method == "GET":
+        return _render_form(request, EventForm())
+    form = EventForm(request.POST)
+    if not form.is_valid():
+        return _render_form(request, form, status=UNPROCESSABLE)
+    try:
+        event = services.create_event(actor=acting_user(request), **form.cleaned_data)
+    except services.EventEditError as error:
+        return _refused(request, form, error, None)
+    messages.success(request, _("“%(name)s” is scheduled.") % {"name": event.name})
+    return HttpResponseRedirect(reverse("tournaments:event_list"), status=303)
+
+
+@require_http_methods(["GET", "POST"])
+@admin_required
+def event_edit(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """Change an event's settings (not once it has finished; not its levels once it runs)."""
+    event = get_object_or_404(Event.objects.select_related("structure", "season"), pk=pk)
+    if event.status == EventStatus.FINISHED:
+        reason = services.finished_text()
+        return _render_list(request, refused=event, reason=reason, status=CONFLICT)
+    if request.method == "GET":
+        return _render_form(request, EventForm(event=event), event=event)
+    form = EventForm(request.POST, event=event)
+    if not form.is_valid():
+        return _render_form(request, form, event=event, status=UNPROCESSABLE)
+    try:
+        services.update_event(actor=acting_user(request), event_id=event.pk, **form.cleaned_data)
+    except services.EventEditError as error:
+        return _refused(request, form, error, event)
+    messages.success(request, _("“%(name)s” is saved.") % {"name": form.cleaned_data["name"]})
+    return HttpResponseRedirect(reverse("tournaments:event_list"), status=303)
+
+
+@require_POST
+@admin_required
+def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
+    """Running → finished; with players still in, only once the floor confirms."""
+    event = get_object_or_404(Event, pk=pk)
+    form = FinishForm(request.POST)
+    confirm = form.is_valid() and bool(form.cleaned_data["confirm"])
+    try:
+        services.finish_event(
+            actor=acting_user(request), event_id=event.pk, confirm_players_in=confirm
+        )
+    except services.EventEditError as error:
+        return _render_list(
+            request,
+            refused=event,
+            reason=str(error),
+            needs_confirmation=isinstance(error, services.PlayersStillInError),
+            status=CONFLICT,
+        )
+    messages.success(request, _("“%(name)s” has finished.") % {"name": event.name})
+    if getattr(request, "htmx", False):
+        return _render_list(request)
+    return HttpResponseRedirect(reverse("tournaments:event_list"), status=303)
