@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any
 
 import httpx
+import psycopg
 
 HOST = "127.0.0.1"
 PUSH_WAIT = 10.0  # seconds every phone gets to receive one push before it counts as missed
@@ -340,15 +341,15 @@ async def natural_round(phones: list[Phone], floor: Floor, stats: Stats, lead: i
     except httpx.TimeoutException:
         stats.error("floor:add_time:timeout")
         return
-    await gather_pushes(phones, what="clock", after=sent, timeout=PUSH_WAIT)
-    ends_at = await wait_for_ends_at(floor)
-    received = await gather_pushes(phones, what="level", after=ends_at, timeout=lead + PUSH_WAIT)
+    received = await gather_pushes(phones, what="level", after=sent, timeout=lead + PUSH_WAIT)
     await wait_for_fresh(phones, received)
+    # The boundary as the reconciler recorded it: when the level really started.
+    ends_at = await asyncio.to_thread(recorded_boundary, floor.args)
     for phone, moment in zip(phones, received, strict=True):
-        if moment is None:
+        if moment is None or ends_at is None:
             stats.error("level_push:missed")
             continue
-        stamp = first_push(phone, what="level", after=ends_at)
+        stamp = first_push(phone, what="level", after=sent)
         assert stamp is not None
         stats.add("level_push_from_commit", moment - stamp[1])
         stats.add("level_push_from_boundary", moment - ends_at)
@@ -359,11 +360,15 @@ async def natural_round(phones: list[Phone], floor: Floor, stats: Stats, lead: i
             stats.add("level_fresh_from_boundary", fresh - ends_at)
 
 
-async def wait_for_ends_at(floor: Floor) -> float:
-    response = await floor.client.get(floor.args.fragment)
-    found = ENDS_AT.search(response.content)
-    assert found and found[1], "the clock is not running"
-    return parse_time(found[1].decode())
+def recorded_boundary(args: argparse.Namespace) -> float | None:
+    """When the last level that started on its own began, from the reconciler's record."""
+    with psycopg.connect(args.database_url.replace("postgres://", "postgresql://")) as connection:
+        row = connection.execute(
+            "select started_at from tournaments_levelstart where event_id = %s and cause = 'clock'"
+            " order by sequence desc limit 1",
+            (args.event_pk,),
+        ).fetchone()
+    return None if row is None else float(row[0].timestamp())
 
 
 async def closed_loop(
@@ -493,6 +498,7 @@ def main() -> None:
     parser.add_argument("--events-port", type=int, required=True)
     parser.add_argument("--event-pk", type=int, required=True)
     parser.add_argument("--code", default="demo")
+    parser.add_argument("--database-url", required=True)
     parser.add_argument("--phones", type=int, default=500)
     parser.add_argument("--poll-seconds", type=float, default=5.0)
     parser.add_argument("--steady-seconds", type=float, default=30.0)

@@ -134,7 +134,10 @@ def servers(args: argparse.Namespace, folder: Path, conn_max_age: int) -> Iterat
         with psycopg.connect(database_url.replace("postgres://", "postgresql://")) as connection:
             row = connection.execute("select id from tournaments_event where code = 'demo'")
             event_pk = row.fetchone()[0]  # type: ignore[index]
-        yield {"web_port": web_port, "events_port": events_port, "event_pk": event_pk}
+        yield {
+            "web_port": web_port, "events_port": events_port, "event_pk": event_pk,
+            "database_url": database_url,
+        }  # fmt: skip
         processes.check()
     finally:
         processes.stop()
@@ -174,6 +177,7 @@ def run_load(args: argparse.Namespace, ports: dict[str, Any]) -> dict[str, Any]:
         str(BIN / "python"), str(ROOT / "bench" / "clock_load.py"),
         "--web-port", str(ports["web_port"]), "--events-port", str(ports["events_port"]),
         "--event-pk", str(ports["event_pk"]), "--phones", str(args.phones),
+        "--database-url", ports["database_url"],
         "--steady-seconds", str(args.steady_seconds), "--pushes", str(args.pushes),
         "--connections", str(args.connections),
         "--throughput-seconds", str(args.throughput_seconds),
