@@ -80,7 +80,7 @@ class Hand(HandQueries):
             big_blind_seat=big_blind_seat,
             dead_small_blind=dead_small_blind,
         )
-        if any(stack <= 0 for stack in stacks):
+        if min(stacks) <= 0:  # plan_seats has checked that there are players
             raise ValueError("every player in the hand needs chips")
         deal = Deal.prepare(
             rules=rules, players=len(stacks), deck=deck, hole_cards=hole_cards, board=board

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 from tables.engine.betting import IllegalAction
-from tables.engine.rules import Street
+from tables.engine.rules import Betting, Street
 from tables.engine.state import HandState
 
 
@@ -199,7 +199,7 @@ class HandQueries(HandState):
     def _raise_problem(self, i: int) -> str | None:
         """Why the actor may not bet or raise at all, or None if he may."""
         betting = self.round
-        if betting.capped(self.rules.cap):
+        if betting.betting is Betting.LIMIT and betting.capped(self.rules.cap):
             return f"the betting is capped at {self.rules.cap} bets this round (R3.4)"
         current = betting.current_bet
         bets, stacks = self.bets, self.stacks

@@ -26,7 +26,7 @@ class Blind(StrEnum):
     BIG = "big_blind"
 
 
-def _slot_setters(cls: type) -> tuple[Callable[[object, Any], None], ...]:
+def slot_setters(cls: type) -> tuple[Callable[[object, Any], None], ...]:
     """The setters of a record's slots, in field order.
 
     Each record's ``__init__`` fills its slots through them: what the generated ``__init__`` of
@@ -51,7 +51,7 @@ class PostAnte:
         fill[2](self, all_in)
 
 
-_POST_ANTE_SLOTS = _slot_setters(PostAnte)
+_POST_ANTE_SLOTS = slot_setters(PostAnte)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, init=False)
@@ -71,7 +71,7 @@ class PostBlind:
         fill[3](self, all_in)
 
 
-_POST_BLIND_SLOTS = _slot_setters(PostBlind)
+_POST_BLIND_SLOTS = slot_setters(PostBlind)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, init=False)
@@ -87,7 +87,7 @@ class DealHole:
         fill[1](self, cards)
 
 
-_DEAL_HOLE_SLOTS = _slot_setters(DealHole)
+_DEAL_HOLE_SLOTS = slot_setters(DealHole)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, init=False)
@@ -103,7 +103,7 @@ class DealBoard:
         fill[1](self, cards)
 
 
-_DEAL_BOARD_SLOTS = _slot_setters(DealBoard)
+_DEAL_BOARD_SLOTS = slot_setters(DealBoard)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, init=False)
@@ -119,7 +119,7 @@ class Fold:
         fill[1](self, cause)
 
 
-_FOLD_SLOTS = _slot_setters(Fold)
+_FOLD_SLOTS = slot_setters(Fold)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, init=False)
@@ -135,7 +135,7 @@ class Check:
         fill[1](self, cause)
 
 
-_CHECK_SLOTS = _slot_setters(Check)
+_CHECK_SLOTS = slot_setters(Check)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, init=False)
@@ -153,7 +153,7 @@ class Call:
         fill[2](self, all_in)
 
 
-_CALL_SLOTS = _slot_setters(Call)
+_CALL_SLOTS = slot_setters(Call)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, init=False)
@@ -177,7 +177,7 @@ class RaiseTo:
         fill[4](self, all_in)
 
 
-_RAISE_TO_SLOTS = _slot_setters(RaiseTo)
+_RAISE_TO_SLOTS = slot_setters(RaiseTo)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, init=False)
@@ -191,7 +191,7 @@ class TimeOut:
         fill[0](self, seat)
 
 
-_TIME_OUT_SLOTS = _slot_setters(TimeOut)
+_TIME_OUT_SLOTS = slot_setters(TimeOut)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, init=False)
@@ -207,7 +207,7 @@ class ReturnUncalled:
         fill[1](self, amount)
 
 
-_RETURN_UNCALLED_SLOTS = _slot_setters(ReturnUncalled)
+_RETURN_UNCALLED_SLOTS = slot_setters(ReturnUncalled)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, init=False)
@@ -225,7 +225,7 @@ class ShowHand:
         fill[2](self, value)
 
 
-_SHOW_HAND_SLOTS = _slot_setters(ShowHand)
+_SHOW_HAND_SLOTS = slot_setters(ShowHand)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, init=False)
@@ -248,7 +248,7 @@ class AwardPot:
         return tuple(seat for seat, _ in self.shares)
 
 
-_AWARD_POT_SLOTS = _slot_setters(AwardPot)
+_AWARD_POT_SLOTS = slot_setters(AwardPot)
 
 
 Record = (
