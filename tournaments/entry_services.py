@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from scoring import places
 from tournaments import live
-from tournaments.models import Entry, EntryStatus, Event, EventKind, Player
+from tournaments.models import Entry, EntryStatus, Event, EventKind, EventStatus, Player
 from tournaments.services import record_audit
 
 
@@ -31,9 +31,21 @@ def publish_standings(event_id: int) -> None:
     transaction.on_commit(lambda: live.publish_event_changed(event_id=event_id, what="standings"))
 
 
+class EventFinishedError(FloorError):
+    """The event has finished: its seats, places and moves are final."""
+
+
 def lock_event(event_id: int) -> Event:
-    """Lock the event row: every floor write of one event goes through this one lock."""
-    return Event.objects.select_for_update().get(pk=event_id)
+    """Lock the event row: every floor write of one event goes through this one lock.
+
+    A finished event refuses them all, so an undo or a late bust cannot reopen its results.
+    """
+    event = Event.objects.select_for_update().get(pk=event_id)
+    if event.status == EventStatus.FINISHED:
+        raise EventFinishedError(
+            _("%(event)s has finished; its results are final.") % {"event": event.name}
+        )
+    return event
 
 
 def lock_entries(*, event: Event, entry_ids: Iterable[int]) -> list[Entry]:

@@ -15,8 +15,14 @@ from tables import services as table_services
 from tables.engine.cards import parse_card
 from tables.models import FloorStep, StepStatus
 from tests.floor_helpers import at_table, floor_state, seat_of, seated_event, snapshot
-from tournaments.entry_services import EntryStateError, FloorError, WrongEventError
-from tournaments.models import AuditEvent, Entry, EntryStatus
+from tournaments.entry_services import (
+    EntryStateError,
+    EventFinishedError,
+    FloorError,
+    WrongEventError,
+)
+from tournaments.event_services import finish_event
+from tournaments.models import AuditEvent, Entry, EntryStatus, EventStatus
 
 
 def _place(entry):
@@ -341,4 +347,24 @@ def test_a_double_click_on_undo_or_redo_moves_one_step():
     before = snapshot(event)
     with pytest.raises(services.StaleUndoError):  # a page drawn before both undos
         services.redo_next(event_id=event.pk, actor=None, step_id=two.pk)
+    assert snapshot(event) == before
+
+
+@pytest.mark.django_db
+def test_a_finished_event_refuses_undo_and_new_busts_and_changes_nothing():
+    event, _ = seated_event(players=10, tables=1)
+    first, second = at_table(event, 1)[:2]
+    services.record_busts(
+        event_id=event.pk, actor=None, busts=[StackInput(entry_id=first.pk, stack=900)]
+    )
+    event.status = EventStatus.RUNNING
+    event.save(update_fields=["status"])
+    finish_event(actor=None, event_id=event.pk, confirm_players_in=True)
+    before = snapshot(event)
+    with pytest.raises(EventFinishedError, match="has finished"):
+        services.undo_last(event_id=event.pk, actor=None)
+    with pytest.raises(EventFinishedError):
+        services.record_busts(
+            event_id=event.pk, actor=None, busts=[StackInput(entry_id=second.pk, stack=900)]
+        )
     assert snapshot(event) == before
