@@ -33,6 +33,7 @@ from tables.engine.rules import Betting, Rules  # noqa: E402
 PLAYERS = 6
 RULES = Rules(betting=Betting.NO_LIMIT, small_blind=50, big_blind=100)
 DECISIONS = 64  # random numbers drawn per hand; a hand rarely needs more than 40
+WARM_UP = 100  # hands each engine plays untimed before the timed runs
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -169,7 +170,10 @@ def interleaved(
     engines: Sequence[tuple[Callable[[Deal], object], Sequence[Deal]]], repeats: int
 ) -> list[list[float]]:
     """Hands per second of each engine in each repeat, the engines' runs taking turns (A, B,
-    A, B...), so that a change of load on a shared machine hits both alike."""
+    A, B...), so that a change of load on a shared machine hits both alike; each engine first
+    plays a few hands untimed."""
+    for play, deals in engines:  # untimed warm-up: the interpreter specialises hot code
+        time_once(play, deals[:WARM_UP])
     rates: list[list[float]] = [[] for _ in engines]
     for _ in range(repeats):
         for rate, (play, deals) in zip(rates, engines, strict=True):
