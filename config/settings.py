@@ -81,10 +81,15 @@ TEMPLATES = [
 ]
 
 # SQLite on the embedded default; DATABASE_URL=postgres://... (psycopg 3) in production.
+_database_url = os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'floorman.sqlite3'}")
+# PostgreSQL: keep connections open in the page processes (opening one costs more than a clock
+# fragment, bench/clock_phones.py); the event-stream process sets CONN_MAX_AGE=0 (Procfile).
+_default_conn_age = "60" if _database_url.startswith("postgres") else "0"
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'floorman.sqlite3'}"),
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        _database_url,
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", _default_conn_age)),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -18,16 +18,18 @@ import time
 import weakref
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import redis
 import redis.asyncio
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
+from django.utils.translation import get_language
 
-from tournaments.models import LiveMessage
+from tournaments.models import Event, LiveMessage
 
 logger = logging.getLogger(__name__)
 
@@ -45,8 +47,44 @@ def channel_for(event_id: int) -> str:
     return f"{CHANNEL_PREFIX}{event_id}"
 
 
+# The clock fragment's ETag, cached so that the phones' conditional GETs (a 304 nearly always)
+# cost no database query. It holds until the level in force ends (the one change that comes
+# from time, not from a write), for a few seconds at most, and every write that changes the
+# clock drops it through publish_event_changed, before the pages are told to fetch.
+CLOCK_ETAG_SECONDS = 5.0
+
+
+def _clock_etag_keys(code: str) -> list[str]:
+    return [f"clock-etag:{code}:{language}" for language, _name in settings.LANGUAGES]
+
+
+def cached_clock_etag(code: str) -> str | None:
+    """The clock fragment's ETag for this language, if the cache still holds it."""
+    entry = cache.get(f"clock-etag:{code}:{get_language()}")
+    if entry is None:
+        return None
+    etag, until = entry
+    return str(etag) if until is None or time.time() < until else None
+
+
+def cache_clock_etag(code: str, etag: str, *, until: datetime | None) -> None:
+    """Keep the fragment's ETag until ``until`` (the level's end) or a few seconds, if sooner."""
+    limit = time.time() + CLOCK_ETAG_SECONDS
+    expires = min(limit, until.timestamp()) if until else limit
+    cache.set(f"clock-etag:{code}:{get_language()}", (etag, expires), CLOCK_ETAG_SECONDS)
+
+
+def forget_clock_etag(event_id: int) -> None:
+    """Drop the cached ETags of an event's clock fragment (every language)."""
+    code = Event.objects.filter(pk=event_id).values_list("code", flat=True).first()
+    if code is not None:
+        cache.delete_many(_clock_etag_keys(code))
+
+
 def publish_event_changed(*, event_id: int, what: str) -> None:
     """Tell every open page of the event that its ``what`` (clock, level, standings) changed."""
+    if what != "standings":
+        forget_clock_etag(event_id)
     payload = json.dumps({"event": event_id, "what": what, "at": timezone.now().isoformat()})
     try:
         publish(channel_for(event_id), payload)

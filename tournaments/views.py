@@ -49,11 +49,17 @@ _CLOCK_DISPLAY = "_floorman_clock_display"
 
 
 def _clock_etag(request: HttpRequest, code: str) -> str | None:
+    """The fragment's ETag: from the cache while it holds, else from the event (then cached)."""
+    cached = live.cached_clock_etag(code)
+    if cached is not None:
+        return cached
     event = Event.objects.select_related("structure").filter(code=code).first()
     if event is None:
         return None
     display = clock_display(event)
     setattr(request, _CLOCK_DISPLAY, display)
+    ends_at = display.reading.ends_at if display.is_running else None
+    live.cache_clock_etag(code, display.etag, until=ends_at)
     return display.etag
 
 
