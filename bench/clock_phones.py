@@ -4,10 +4,11 @@ Starts a private Redis (so nothing else's pub/sub reaches the streams), a fresh 
 database ``floorman_bench``, gunicorn (config.wsgi) for the pages and the clock fragment,
 uvicorn (config.asgi) for the event streams, and a Celery worker and beat for the natural level
 change; then runs bench/clock_load.py as a separate process on loopback and prints its figures.
-One full run per gunicorn CONN_MAX_AGE given (0, the settings' default, and 60), each about
-two minutes; everything started is stopped at the end, whatever happens.
+One full run per gunicorn CONN_MAX_AGE given (default: 60, the settings' default on
+PostgreSQL; `--conn-max-age 0 60` compares with a new connection per request), each about two
+minutes; everything started is stopped at the end, whatever happens.
 
-    .venv/bin/python bench/clock_phones.py                  # the full run, both settings
+    .venv/bin/python bench/clock_phones.py                  # the full run
     .venv/bin/python bench/clock_phones.py --phones 50 --steady-seconds 10 --pushes 2 \
         --conn-max-age 60                                    # a quick look while developing
     .venv/bin/python bench/clock_phones.py --write-results  # also update bench/RESULTS.md
@@ -221,28 +222,21 @@ def render(runs: list[tuple[int, dict[str, Any]]], args: argparse.Namespace, com
 
 
 FINDINGS = [
-    "### What limits it (profiled with cProfile and pg_stat_activity)",
+    "### What limited it, and what was done (profiled with cProfile and pg_stat_activity)",
     "",
-    "- With CONN_MAX_AGE=0 every fragment request opens a PostgreSQL connection (20-50 ms on "
-    "this loaded machine, more than the request itself): the 304 costs as much as a full 200, "
-    "gunicorn saturates below the 100 req/s that 500 phones polling every 5 s need, and the "
-    "floor's own POST waits seconds behind the phones. Persistent connections for the gunicorn "
-    "processes (CONN_MAX_AGE=60 with CONN_HEALTH_CHECKS, or psycopg's pool via "
-    "OPTIONS['pool']) are the first fix; the ASGI process should keep 0 or use the pool.",
-    "- Fixed here: each open event stream held a database connection for its whole life "
-    "(ASGI runs each request's sync code on its own thread): 500 phones needed 500 PostgreSQL "
-    "connections against a limit of 100. The stream now closes it after the event lookup "
-    "(tests/integration/test_event_stream.py checks it).",
-    "- Fixed here: the fragment's 200 read the event and its levels twice (ETag, then body); "
-    "it now renders the reading its ETag came from (2 queries, not 4).",
-    "- The 304 still costs a Django request with 2 queries (event, levels); a static file on the "
-    "same gunicorn is about 5x faster. Keeping each event's clock snapshot (version, state, "
-    "durations) in the cache, written on commit by the clock services, would answer the 304 "
-    "without the database.",
-    "- Every push makes all phones refetch at once: 500 full renders in a burst on 3 workers, "
-    "which is what 'POST sent → new fragment shown' measures. Spreading the refetch "
-    "(a random 0-1 s delay in static/js/clock.js) or sending the new clock state in the event "
-    "itself would flatten it.",
+    "- With CONN_MAX_AGE=0 every fragment request opened a PostgreSQL connection (20-50 ms on "
+    "this machine, more than the request itself): gunicorn saturated below the 100 req/s that "
+    "500 phones polling every 5 s need. The settings now keep connections for 60 s (with health "
+    "checks) on PostgreSQL; the event-stream process keeps 0 (Procfile).",
+    "- Each open event stream held a database connection for its whole life: 500 phones needed "
+    "500 PostgreSQL connections against a limit of 100. The stream closes it after the event "
+    "lookup (tests/integration/test_event_stream.py checks it).",
+    "- The fragment's 200 read the event and its levels twice; it renders the reading its ETag "
+    "came from. The 304 is answered from a cached ETag with no query at all; every clock write "
+    "drops it on commit and it never outlives the level in force "
+    "(tests/tournaments/test_clock_etag_cache.py).",
+    "- Every push made all phones refetch in the same instant; clock.js spreads the refetch "
+    "over 0.5 s.",
     "",
 ]
 
@@ -255,7 +249,7 @@ def render_run(conn_max_age: int, report: dict[str, Any], args: argparse.Namespa
     errors = sum(failures.values()) + cond["errors"] + full["errors"] + static["errors"]
     fragment_ok = steady["fragment"].get("p95", 1e9) < GOAL_FRAGMENT_P95_MS
     push_ok = push["push_from_commit"].get("p95", 1e9) < GOAL_PUSH_P95_MS
-    shipped = " (the settings' default)" if conn_max_age == 0 else ""
+    shipped = " (the settings' default on PostgreSQL)" if conn_max_age == 60 else ""
     herd = report["push_fragments"]
     return [
         f"### gunicorn with CONN_MAX_AGE={conn_max_age}{shipped}",
@@ -324,7 +318,7 @@ def main() -> None:
     parser.add_argument("--throughput-seconds", type=float, default=10.0)
     parser.add_argument("--web-workers", type=int, default=3)
     parser.add_argument(
-        "--conn-max-age", type=int, nargs="+", default=[0, 60],
+        "--conn-max-age", type=int, nargs="+", default=[60],
         help="gunicorn's CONN_MAX_AGE; one full run per value",
     )  # fmt: skip
     parser.add_argument("--database", default="floorman_bench")

@@ -50,35 +50,49 @@ def channel_for(event_id: int) -> str:
 # The clock fragment's ETag, cached so that the phones' conditional GETs (a 304 nearly always)
 # cost no database query. It holds until the level in force ends (the one change that comes
 # from time, not from a write), for a few seconds at most, and every write that changes the
-# clock drops it through publish_event_changed, before the pages are told to fetch.
+# clock drops it through publish_event_changed, before the pages are told to fetch. An entry
+# carries the event's cache generation read BEFORE the database: a request that read the clock
+# just before a write cannot put the old ETag back after the write dropped it.
 CLOCK_ETAG_SECONDS = 5.0
 
 
-def _clock_etag_keys(code: str) -> list[str]:
-    return [f"clock-etag:{code}:{language}" for language, _name in settings.LANGUAGES]
+def _etag_key(code: str) -> str:
+    return f"clock-etag:{code}:{get_language()}"
+
+
+def _generation_key(code: str) -> str:
+    return f"clock-etag-generation:{code}"
+
+
+def clock_etag_generation(code: str) -> str:
+    """The event's current cache generation; read it before reading the clock."""
+    return str(cache.get(_generation_key(code), "0"))
 
 
 def cached_clock_etag(code: str) -> str | None:
-    """The clock fragment's ETag for this language, if the cache still holds it."""
-    entry = cache.get(f"clock-etag:{code}:{get_language()}")
+    """The clock fragment's ETag for this language, if the cache still holds a current one."""
+    found = cache.get_many([_etag_key(code), _generation_key(code)])
+    entry = found.get(_etag_key(code))
     if entry is None:
         return None
-    etag, until = entry
-    return str(etag) if until is None or time.time() < until else None
+    etag, until, generation = entry
+    current = str(found.get(_generation_key(code), "0"))
+    fresh = generation == current and (until is None or time.time() < until)
+    return str(etag) if fresh else None
 
 
-def cache_clock_etag(code: str, etag: str, *, until: datetime | None) -> None:
+def cache_clock_etag(code: str, etag: str, *, until: datetime | None, generation: str) -> None:
     """Keep the fragment's ETag until ``until`` (the level's end) or a few seconds, if sooner."""
     limit = time.time() + CLOCK_ETAG_SECONDS
     expires = min(limit, until.timestamp()) if until else limit
-    cache.set(f"clock-etag:{code}:{get_language()}", (etag, expires), CLOCK_ETAG_SECONDS)
+    cache.set(_etag_key(code), (etag, expires, generation), CLOCK_ETAG_SECONDS)
 
 
 def forget_clock_etag(event_id: int) -> None:
-    """Drop the cached ETags of an event's clock fragment (every language)."""
+    """Start a new cache generation for an event's clock: every cached ETag is dropped."""
     code = Event.objects.filter(pk=event_id).values_list("code", flat=True).first()
     if code is not None:
-        cache.delete_many(_clock_etag_keys(code))
+        cache.set(_generation_key(code), str(time.time_ns()), None)
 
 
 def publish_event_changed(*, event_id: int, what: str) -> None:

@@ -53,13 +53,14 @@ def _clock_etag(request: HttpRequest, code: str) -> str | None:
     cached = live.cached_clock_etag(code)
     if cached is not None:
         return cached
+    generation = live.clock_etag_generation(code)
     event = Event.objects.select_related("structure").filter(code=code).first()
     if event is None:
         return None
     display = clock_display(event)
     setattr(request, _CLOCK_DISPLAY, display)
     ends_at = display.reading.ends_at if display.is_running else None
-    live.cache_clock_etag(code, display.etag, until=ends_at)
+    live.cache_clock_etag(code, display.etag, until=ends_at, generation=generation)
     return display.etag
 
 

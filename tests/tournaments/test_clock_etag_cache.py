@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import make_event, make_structure
+from tournaments import live
 from tournaments.services import ClockAction, act_on_clock
 
 pytestmark = pytest.mark.django_db
@@ -54,3 +55,16 @@ def test_a_level_that_ends_on_its_own_is_not_answered_from_the_cache(client, eve
     response = fragment(client, event, etag)
     assert response.status_code == 200
     assert response["ETag"] != etag
+
+
+def test_a_read_from_before_a_write_cannot_cache_the_old_etag(client, event):
+    """The race: a poll reads the clock, a floor action commits and drops the cache, then the
+    poll stores what it read. Its entry belongs to the old generation and is not used."""
+    generation = live.clock_etag_generation(event.code)  # the poll starts
+    live.forget_clock_etag(event.pk)  # the floor action commits meanwhile
+    live.cache_clock_etag(event.code, '"old"', until=None, generation=generation)
+    assert live.cached_clock_etag(event.code) is None
+    live.cache_clock_etag(
+        event.code, '"new"', until=None, generation=live.clock_etag_generation(event.code)
+    )
+    assert live.cached_clock_etag(event.code) == '"new"'
