@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from tables.engine.records import slot_setters
+from tables.engine.records import record
 
 
-@dataclass(frozen=True, kw_only=True, slots=True, init=False)
+@record
 class Pot:
     """A pot and the players who can win it (R3.9); the first pot is the main pot."""
 
     amount: int
     eligible: frozenset[int]
-
-    def __init__(self, *, amount: int, eligible: frozenset[int]) -> None:
-        fill = _POT_SLOTS  # as the records fill theirs
-        fill[0](self, amount)
-        fill[1](self, eligible)
-
-
-_POT_SLOTS = slot_setters(Pot)
 
 
 def build_pots(contributed: Sequence[int], live: Sequence[bool], *, dead: int = 0) -> list[Pot]:
