@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
@@ -85,28 +86,28 @@ def _step_id(request: HttpRequest) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
+def _step_action(request: HttpRequest, pk: int, service: Callable[..., object]) -> HttpResponse:
+    """Undo or redo the step the page offered (a double click then changes nothing twice)."""
+    event = get_object_or_404(Event, pk=pk)
+    try:
+        service(event_id=event.pk, actor=acting_user(request), step_id=_step_id(request))
+    except FloorError as error:
+        return floor_failed(request, event, str(error))
+    return floor_done(request, event)
+
+
 @require_POST
 @floor_required
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back the last bust, quit, stop or move."""
-    event = get_object_or_404(Event, pk=pk)
-    try:
-        services.undo_last(event_id=event.pk, actor=acting_user(request), step_id=_step_id(request))
-    except FloorError as error:
-        return floor_failed(request, event, str(error))
-    return floor_done(request, event)
+    return _step_action(request, pk, services.undo_last)
 
 
 @require_POST
 @floor_required
 def redo(request: HttpRequest, pk: int) -> HttpResponse:
     """Do again what was undone last."""
-    event = get_object_or_404(Event, pk=pk)
-    try:
-        services.redo_next(event_id=event.pk, actor=acting_user(request), step_id=_step_id(request))
-    except FloorError as error:
-        return floor_failed(request, event, str(error))
-    return floor_done(request, event)
+    return _step_action(request, pk, services.redo_next)
 
 
 @require_POST
