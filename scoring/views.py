@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import forms, services
 from scoring import hand_for_hand_services as hand_for_hand
 from scoring.selectors import event_standings
-from tables.views import floor_done, floor_failed, form_errors
+from tables.views import floor_done, floor_failed, form_errors, run_floor_action
 from tournaments.entry_services import FloorError
 from tournaments.models import Entry, EntryStatus, Event
 from tournaments.permissions import acting_user, floor_required
@@ -31,17 +31,14 @@ def _playing(event: Event) -> list[Entry]:
 def record_busts(request: HttpRequest, pk: int) -> HttpResponse:
     """R5.6: the players out in one hand, placed by their stacks at the start of the hand."""
     event = get_object_or_404(Event, pk=pk)
-    form = forms.BustForm(request.POST, entries=_playing(event))
-    if not form.is_valid():
-        return floor_failed(request, event, *form_errors(form))
-    try:
-        services.record_busts(
-            event_id=event.pk, actor=acting_user(request), busts=form.cleaned_data["rows"],
-            key=form.cleaned_data["key"],
-        )  # fmt: skip
-    except FloorError as error:
-        return floor_failed(request, event, str(error))
-    return floor_done(request, event)
+    return run_floor_action(
+        request,
+        event,
+        forms.BustForm(request.POST, entries=_playing(event)),
+        lambda data: services.record_busts(
+            event_id=event.pk, actor=acting_user(request), busts=data["rows"], key=data["key"]
+        ),
+    )
 
 
 @require_POST
@@ -49,17 +46,18 @@ def record_busts(request: HttpRequest, pk: int) -> HttpResponse:
 def record_quit(request: HttpRequest, pk: int) -> HttpResponse:
     """R5.9: a player quits and places where he left."""
     event = get_object_or_404(Event, pk=pk)
-    form = forms.QuitForm(request.POST)
-    if not form.is_valid():
-        return floor_failed(request, event, *form_errors(form))
-    try:
-        services.record_quit(
-            event_id=event.pk, entry_id=form.cleaned_data["entry"], actor=acting_user(request),
-            stack=form.cleaned_data["stack"], key=form.cleaned_data["key"],
-        )  # fmt: skip
-    except FloorError as error:
-        return floor_failed(request, event, str(error))
-    return floor_done(request, event)
+    return run_floor_action(
+        request,
+        event,
+        forms.QuitForm(request.POST),
+        lambda data: services.record_quit(
+            event_id=event.pk,
+            entry_id=data["entry"],
+            actor=acting_user(request),
+            stack=data["stack"],
+            key=data["key"],
+        ),  # fmt: skip
+    )
 
 
 @require_POST
@@ -67,17 +65,14 @@ def record_quit(request: HttpRequest, pk: int) -> HttpResponse:
 def agreed_stop(request: HttpRequest, pk: int) -> HttpResponse:
     """R5.10: everyone left agrees to stop; places by chip counts."""
     event = get_object_or_404(Event, pk=pk)
-    form = forms.StopForm(request.POST, entries=_playing(event))
-    if not form.is_valid():
-        return floor_failed(request, event, *form_errors(form))
-    try:
-        services.record_agreed_stop(
-            event_id=event.pk, actor=acting_user(request), counts=form.cleaned_data["rows"],
-            key=form.cleaned_data["key"],
-        )  # fmt: skip
-    except FloorError as error:
-        return floor_failed(request, event, str(error))
-    return floor_done(request, event)
+    return run_floor_action(
+        request,
+        event,
+        forms.StopForm(request.POST, entries=_playing(event)),
+        lambda data: services.record_agreed_stop(
+            event_id=event.pk, actor=acting_user(request), counts=data["rows"], key=data["key"]
+        ),
+    )
 
 
 def _step_id(request: HttpRequest) -> int | None:
