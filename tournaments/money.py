@@ -1,0 +1,263 @@
+"""Money rules without the ORM: amounts in cents, the prize pool, when a purchase is allowed.
+
+Amounts are whole numbers of the currency's smallest unit (cents); nothing here rounds.
+R5.1 (freeze-out: no rebuy, no add-on) is the default: an event without money rules allows
+neither and charges nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+class Purchase(enum.StrEnum):
+    """What an entry pays for."""
+
+    BUY_IN = "buy_in"
+    REBUY = "rebuy"
+    ADD_ON = "add_on"
+    RE_ENTRY = "re_entry"
+
+
+class Refusal(enum.StrEnum):
+    """Why a purchase is not allowed; the services word each one for the floor."""
+
+    NOT_OFFERED = "not_offered"
+    TOO_EARLY = "too_early"
+    TOO_LATE = "too_late"
+    LIMIT_REACHED = "limit_reached"
+    NOT_IN_PLAY = "not_in_play"
+    NOT_BUSTED = "not_busted"
+    ALREADY_BOUGHT_IN = "already_bought_in"
+    ALREADY_RE_ENTERED = "already_re_entered"
+    EVENT_FINISHED = "event_finished"
+
+
+class AmountError(ValueError):
+    """Text that is not an amount of money (the message is English; forms word their own)."""
+
+
+AMOUNT = re.compile(r"^(?P<whole>\d{1,9})(?:[.,](?P<cents>\d{1,2}))?$")
+GROUPED = re.compile(r"^\d{1,3}(?:[.,' ]\d{3})+$")
+
+
+def parse_amount(text: str) -> int:
+    """Cents from what a person types: "20", "20.00", "20,00", "20,5", "1.250,00", "1,250.00".
+
+    One separator followed by one or two digits is the decimal point, whichever it is; three
+    digits after it are thousands ("1.000" and "1,000" are both a thousand), as both the German
+    and the English reader would mean it.
+    """
+    cleaned = text.strip().replace("\u00a0", " ").replace("€", "").replace("EUR", "").strip()
+    if not cleaned:
+        raise AmountError("empty amount")
+    whole, decimals = cleaned, ""
+    last = max(cleaned.rfind("."), cleaned.rfind(","))
+    if last != -1 and len(cleaned) - last - 1 in {1, 2}:
+        whole, decimals = cleaned[:last], cleaned[last + 1 :]
+    if GROUPED.match(whole):
+        whole = re.sub(r"[.,' ]", "", whole)
+    match = AMOUNT.match(f"{whole}.{decimals}" if decimals else whole)
+    if match is None:
+        raise AmountError(f"not an amount: {text!r}")
+    cents = match.group("cents") or "0"
+    return int(match.group("whole")) * 100 + int(cents.ljust(2, "0"))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Price:
+    """One purchase's money: what goes to the prize pool (bounty included) and the house fee."""
+
+    amount: int = 0
+    fee: int = 0
+    bounty: int = 0  # the part of ``amount`` that is the busted player's bounty
+    chips: int = 0
+
+    @property
+    def paid(self) -> int:
+        """What the player hands over."""
+        return self.amount + self.fee
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Window:
+    """When a purchase is offered: play levels ``first``..``last`` (numbers as on the clock).
+
+    A break belongs to the level before it: "until level 6" takes the break after level 6 and
+    closes when level 7 starts. ``last`` None: no end.
+    """
+
+    first: int = 1
+    last: int | None = None
+
+    def refusal(self, play_level: int) -> Refusal | None:
+        if play_level < self.first:
+            return Refusal.TOO_EARLY
+        if self.last is not None and play_level > self.last:
+            return Refusal.TOO_LATE
+        return None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MoneyRules:
+    """An event's money settings as plain data; the default is a freeroll freeze-out (R5.1)."""
+
+    buy_in: Price = Price()
+    rebuy: Price | None = None  # None: no rebuys (R5.1)
+    rebuy_window: Window = Window()
+    rebuy_limit: int | None = None  # per player; None: no limit
+    add_on: Price | None = None  # None: no add-on (R5.1)
+    add_on_window: Window = Window()
+    add_on_limit: int = 1
+    re_entry: bool = False
+    re_entry_window: Window = Window()
+    re_entry_limit: int | None = None  # re-entries per player; None: no limit
+    late_registration: Window = Window()
+    guarantee: int = 0
+
+    @property
+    def has_money(self) -> bool:
+        """Whether anything costs money: otherwise no amount is shown anywhere."""
+        prices = [self.buy_in, self.rebuy, self.add_on]
+        return self.guarantee > 0 or any(p is not None and p.paid > 0 for p in prices)
+
+    @property
+    def has_bounties(self) -> bool:
+        return self.buy_in.bounty > 0
+
+    def price_of(self, kind: Purchase) -> Price | None:
+        """The price of a purchase, None if the event does not offer it."""
+        if kind in {Purchase.BUY_IN, Purchase.RE_ENTRY}:
+            return self.buy_in if kind is Purchase.BUY_IN or self.re_entry else None
+        return self.rebuy if kind is Purchase.REBUY else self.add_on
+
+
+def play_level_number(kinds: Sequence[str], index: int) -> int:
+    """The clock's level number at a position of the structure; a break counts as the level
+    before it, a break before the first level as level 1."""
+    return max(1, sum(1 for kind in kinds[: index + 1] if kind == "play"))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EntryState:
+    """What the rules need to know about an entry and its player in the event."""
+
+    in_play: bool  # registered, checked in or playing: chips in front of him or to come
+    busted: bool
+    is_latest: bool  # no later entry of the same player in the event
+    has_buy_in: bool
+    rebuys: int  # of the player in the event, all his entries
+    add_ons: int
+    re_entries: int
+
+
+def refusal(
+    *, rules: MoneyRules, kind: Purchase, state: EntryState, play_level: int, finished: bool
+) -> Refusal | None:
+    """Why this purchase is not allowed now, or None if it is (R5.1: none by default)."""
+    if finished:
+        return Refusal.EVENT_FINISHED
+    if rules.price_of(kind) is None:
+        return Refusal.NOT_OFFERED
+    checks = {
+        Purchase.BUY_IN: _buy_in_refusal,
+        Purchase.REBUY: _rebuy_refusal,
+        Purchase.ADD_ON: _add_on_refusal,
+        Purchase.RE_ENTRY: _re_entry_refusal,
+    }
+    return checks[kind](rules, state, play_level)
+
+
+def _buy_in_refusal(rules: MoneyRules, state: EntryState, play_level: int) -> Refusal | None:
+    if state.has_buy_in:
+        return Refusal.ALREADY_BOUGHT_IN
+    return None  # late registration is checked when the entry is registered
+
+
+def _rebuy_refusal(rules: MoneyRules, state: EntryState, play_level: int) -> Refusal | None:
+    if not state.in_play:
+        return Refusal.NOT_IN_PLAY
+    if rules.rebuy_limit is not None and state.rebuys >= rules.rebuy_limit:
+        return Refusal.LIMIT_REACHED
+    return rules.rebuy_window.refusal(play_level)
+
+
+def _add_on_refusal(rules: MoneyRules, state: EntryState, play_level: int) -> Refusal | None:
+    if not state.in_play:
+        return Refusal.NOT_IN_PLAY
+    if state.add_ons >= rules.add_on_limit:
+        return Refusal.LIMIT_REACHED
+    return rules.add_on_window.refusal(play_level)
+
+
+def _re_entry_refusal(rules: MoneyRules, state: EntryState, play_level: int) -> Refusal | None:
+    if not state.busted:
+        return Refusal.NOT_BUSTED
+    if not state.is_latest:
+        return Refusal.ALREADY_RE_ENTERED
+    if rules.re_entry_limit is not None and state.re_entries >= rules.re_entry_limit:
+        return Refusal.LIMIT_REACHED
+    return rules.re_entry_window.refusal(play_level)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Bought:
+    """One recorded purchase, as the prize pool reads it."""
+
+    kind: Purchase
+    amount: int
+    fee: int
+    bounty: int
+    chips: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PrizePool:
+    """The money of an event, exactly as recorded: every figure in cents.
+
+    ``total`` is what the payouts share: the recorded amounts minus the bounty parts, raised to
+    the guarantee if it is higher (``overlay`` is what the house adds). Fees never enter it.
+    """
+
+    total: int
+    entries: int  # buy-ins and re-entries: the field the payout table is chosen by
+    buy_ins: int
+    re_entries: int
+    rebuys: int
+    add_ons: int
+    collected: int  # everything paid, fees included
+    fees: int
+    bounties: int  # the bounty parts, paid out per knockout, not by place
+    guarantee: int
+    overlay: int
+
+    @property
+    def is_empty(self) -> bool:
+        return self.collected == 0 and self.guarantee == 0
+
+
+def prize_pool_of(bought: Iterable[Bought], *, guarantee: int = 0) -> PrizePool:
+    """Add up the purchases: the prize pool is an exact function of the recorded money."""
+    rows = list(bought)
+    counts = {kind: sum(1 for row in rows if row.kind is kind) for kind in Purchase}
+    amounts = sum(row.amount for row in rows)
+    fees = sum(row.fee for row in rows)
+    bounties = sum(row.bounty for row in rows)
+    net = amounts - bounties
+    total = max(net, guarantee)
+    return PrizePool(
+        total=total,
+        entries=counts[Purchase.BUY_IN] + counts[Purchase.RE_ENTRY],
+        buy_ins=counts[Purchase.BUY_IN],
+        re_entries=counts[Purchase.RE_ENTRY],
+        rebuys=counts[Purchase.REBUY],
+        add_ons=counts[Purchase.ADD_ON],
+        collected=amounts + fees,
+        fees=fees,
+        bounties=bounties,
+        guarantee=guarantee,
+        overlay=total - net,
+    )
