@@ -97,6 +97,7 @@ def test_tda_worst_position_is_the_big_blind_never_the_small_blind():
 
 
 def test_tda_next_big_blind_of_full_table_moves_to_worst_seat_of_short_table():
+    """R5.7, TDA 11A: a player moves from the fuller table to the shorter one."""
     full = make_table(table=1, occupied=range(1, 11), button=1, big_blind=3)
     short = make_table(table=2, occupied=range(1, 9), button=6, big_blind=8)
     plan = plan_balance(tables=[full, short], break_order=[2, 1])
@@ -127,6 +128,7 @@ def test_tda_balance_within_the_allowed_gap():
 
 
 def test_tda_halt_tables_three_short_and_moves_in_break_order():
+    """TDA 11D: the table 3 short halts; TDA 11C: the source table by the break order."""
     tables = [
         make_table(table=1, occupied=range(1, 11), big_blind=5),
         make_table(table=2, occupied=range(1, 10), big_blind=5),
@@ -144,6 +146,7 @@ def test_tda_halt_tables_three_short_and_moves_in_break_order():
 
 
 def test_tda_table_breaks_in_preset_order_into_random_seats():
+    """R5.7, TDA 10: the next table in the break order breaks once the others can seat it."""
     tables = [
         make_table(table=1, occupied=range(1, 8), big_blind=2),
         make_table(table=2, occupied=range(1, 8), big_blind=5),
@@ -279,6 +282,7 @@ def test_tda_bubble_is_one_more_player_than_places():
 
 
 def test_tda_same_hand_for_hand_busts_at_different_tables_share_the_place():
+    """R5.8, TDA RP-8: busts of one hand-for-hand hand at different tables tie."""
     shared = share_hand_for_hand_place(players_left_before=10, busted=[7, 3, 9])
     assert shared.place == 8
     assert shared.places == (8, 9, 10)
