@@ -114,6 +114,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Berlin")
 USE_TZ = True
+# docs/money.md: the house currency (ISO 4217); amounts are stored in its smallest unit.
+FLOORMAN_CURRENCY = os.environ.get("FLOORMAN_CURRENCY", "EUR").upper()
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

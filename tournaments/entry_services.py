@@ -83,9 +83,17 @@ def register_entry(
     player: Player | None = None,
     satellites_won: int = 0,
     check_in: bool = False,
+    key: str = "",
 ) -> Entry:
-    """Register a player (an existing one, or one found or created by name) for an event."""
+    """Register a player (an existing one, or one found or created by name) for an event.
+
+    With money settings (docs/money.md) late registration may have closed, and the buy-in is
+    recorded with the entry; a freeroll registers exactly as before.
+    """
+    from tournaments import money_services  # noqa: PLC0415 - money_services builds on this module
+
     event = lock_event(event_id)
+    money_services.check_registration_open(event)
     name = " ".join(name.split())
     if player is None:
         if not name:
@@ -96,7 +104,9 @@ def register_entry(
     if satellites_won < 0:
         raise FloorError(_("Satellites won cannot be negative."))
     if Entry.objects.filter(event=event, player=player).exists():
-        raise EntryStateError(_("%(name)s is already registered.") % {"name": player.name})
+        raise EntryStateError(
+            _("%(name)s is already registered (a busted player re-enters).") % {"name": player.name}
+        )
     try:
         with transaction.atomic():
             entry = Entry.objects.create(
@@ -119,6 +129,7 @@ def register_entry(
         starting_stack=entry.starting_stack,
         checked_in=check_in,
     )
+    money_services.charge_buy_in(event=event, entry=entry, actor=actor, key=key)
     publish_standings(event.pk)
     return entry
 

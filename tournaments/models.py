@@ -418,6 +418,17 @@ class Entry(models.Model):
     starting_stack = models.PositiveIntegerField(_("starting stack"))
     satellites_won = models.PositiveIntegerField(_("satellites won"), default=0)
     place = models.PositiveIntegerField(_("place"), null=True, blank=True)
+    # docs/money.md: a re-entry is the player's next entry (2, 3, …); each entry gets a place.
+    number = models.PositiveIntegerField(_("entry number"), default=1)
+    # Bounties: the entry that busted this one and won its bounty.
+    busted_by = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="knockouts",
+        verbose_name=_("busted by"),
+    )
     busted_at = models.DateTimeField(_("out at"), null=True, blank=True)
     created_at = models.DateTimeField(_("registered at"), default=timezone.now)
 
@@ -428,7 +439,10 @@ class Entry(models.Model):
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
         constraints = [
-            models.UniqueConstraint(fields=["event", "player"], name="entry_unique_player"),
+            models.UniqueConstraint(
+                fields=["event", "player", "number"], name="entry_unique_player_number"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="entry_number_positive"),
             models.CheckConstraint(condition=Q(starting_stack__gt=0), name="entry_stack_positive"),
             models.CheckConstraint(
                 condition=Q(place__isnull=True) | Q(place__gte=1), name="entry_place_positive"
@@ -436,7 +450,12 @@ class Entry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} @ {self.event}"
+        return f"{self.label} @ {self.event}"
+
+    @property
+    def label(self) -> str:
+        """The player's name, and the entry's number from the first re-entry on: "Anna (2)"."""
+        return self.player.name if self.number == 1 else f"{self.player.name} ({self.number})"
 
     @property
     def is_out(self) -> bool:
@@ -455,3 +474,8 @@ class LiveMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel} #{self.pk}"
+
+
+# The money models live in their own module; Django finds them through this one.
+from tournaments.money_models import EventMoney as EventMoney  # noqa: E402
+from tournaments.money_models import Purchase as Purchase  # noqa: E402

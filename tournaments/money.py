@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 
-class Purchase(enum.StrEnum):
+class PurchaseKind(enum.StrEnum):
     """What an entry pays for."""
 
     BUY_IN = "buy_in"
@@ -128,11 +128,11 @@ class MoneyRules:
     def has_bounties(self) -> bool:
         return self.buy_in.bounty > 0
 
-    def price_of(self, kind: Purchase) -> Price | None:
+    def price_of(self, kind: PurchaseKind) -> Price | None:
         """The price of a purchase, None if the event does not offer it."""
-        if kind in {Purchase.BUY_IN, Purchase.RE_ENTRY}:
-            return self.buy_in if kind is Purchase.BUY_IN or self.re_entry else None
-        return self.rebuy if kind is Purchase.REBUY else self.add_on
+        if kind in {PurchaseKind.BUY_IN, PurchaseKind.RE_ENTRY}:
+            return self.buy_in if kind is PurchaseKind.BUY_IN or self.re_entry else None
+        return self.rebuy if kind is PurchaseKind.REBUY else self.add_on
 
 
 def play_level_number(kinds: Sequence[str], index: int) -> int:
@@ -155,7 +155,7 @@ class EntryState:
 
 
 def refusal(
-    *, rules: MoneyRules, kind: Purchase, state: EntryState, play_level: int, finished: bool
+    *, rules: MoneyRules, kind: PurchaseKind, state: EntryState, play_level: int, finished: bool
 ) -> Refusal | None:
     """Why this purchase is not allowed now, or None if it is (R5.1: none by default)."""
     if finished:
@@ -163,15 +163,17 @@ def refusal(
     if rules.price_of(kind) is None:
         return Refusal.NOT_OFFERED
     checks = {
-        Purchase.BUY_IN: _buy_in_refusal,
-        Purchase.REBUY: _rebuy_refusal,
-        Purchase.ADD_ON: _add_on_refusal,
-        Purchase.RE_ENTRY: _re_entry_refusal,
+        PurchaseKind.BUY_IN: _buy_in_refusal,
+        PurchaseKind.REBUY: _rebuy_refusal,
+        PurchaseKind.ADD_ON: _add_on_refusal,
+        PurchaseKind.RE_ENTRY: _re_entry_refusal,
     }
     return checks[kind](rules, state, play_level)
 
 
 def _buy_in_refusal(rules: MoneyRules, state: EntryState, play_level: int) -> Refusal | None:
+    if not rules.has_money:
+        return Refusal.NOT_OFFERED  # a freeroll records no buy-in
     if state.has_buy_in:
         return Refusal.ALREADY_BOUGHT_IN
     return None  # late registration is checked when the entry is registered
@@ -207,7 +209,7 @@ def _re_entry_refusal(rules: MoneyRules, state: EntryState, play_level: int) -> 
 class Bought:
     """One recorded purchase, as the prize pool reads it."""
 
-    kind: Purchase
+    kind: PurchaseKind
     amount: int
     fee: int
     bounty: int
@@ -242,7 +244,7 @@ class PrizePool:
 def prize_pool_of(bought: Iterable[Bought], *, guarantee: int = 0) -> PrizePool:
     """Add up the purchases: the prize pool is an exact function of the recorded money."""
     rows = list(bought)
-    counts = {kind: sum(1 for row in rows if row.kind is kind) for kind in Purchase}
+    counts = {kind: sum(1 for row in rows if row.kind is kind) for kind in PurchaseKind}
     amounts = sum(row.amount for row in rows)
     fees = sum(row.fee for row in rows)
     bounties = sum(row.bounty for row in rows)
@@ -250,11 +252,11 @@ def prize_pool_of(bought: Iterable[Bought], *, guarantee: int = 0) -> PrizePool:
     total = max(net, guarantee)
     return PrizePool(
         total=total,
-        entries=counts[Purchase.BUY_IN] + counts[Purchase.RE_ENTRY],
-        buy_ins=counts[Purchase.BUY_IN],
-        re_entries=counts[Purchase.RE_ENTRY],
-        rebuys=counts[Purchase.REBUY],
-        add_ons=counts[Purchase.ADD_ON],
+        entries=counts[PurchaseKind.BUY_IN] + counts[PurchaseKind.RE_ENTRY],
+        buy_ins=counts[PurchaseKind.BUY_IN],
+        re_entries=counts[PurchaseKind.RE_ENTRY],
+        rebuys=counts[PurchaseKind.REBUY],
+        add_ons=counts[PurchaseKind.ADD_ON],
         collected=amounts + fees,
         fees=fees,
         bounties=bounties,
