@@ -18,6 +18,7 @@ import re
 import resource
 import statistics
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -108,6 +109,17 @@ class Phone:
         self.pushes: list[tuple[float, dict[str, Any]]] = []  # (received, payload)
         self.fresh: list[tuple[float, int | None]] = []  # (fragment 200 received, level index)
         self.connected = asyncio.Event()
+        # asyncio holds tasks (and a stream's reader) only weakly: without these references a
+        # garbage collection during a slow answer destroyed a pending refetch, and the phone
+        # stayed on the old fragment until its next poll, or longer (the stale phones of the
+        # first 500-phone run; tests/bench/test_clock_load.py).
+        self.background: set[asyncio.Task[None]] = set()
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, referenced until it is done."""
+        task = asyncio.create_task(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     async def fetch(self, reason: str) -> None:
         """A conditional GET of the fragment; one at a time, like the page's refresh()."""
@@ -158,10 +170,10 @@ class Phone:
                 now = time.monotonic()
                 ran_out = self.ends_at is not None and time.time() >= self.ends_at
                 if now - self.last_fetch >= self.args.poll_seconds:
-                    asyncio.create_task(self.fetch("poll"))
+                    self.spawn(self.fetch("poll"))
                 elif ran_out and now - self.last_zero_fetch > 1.0:
                     self.last_zero_fetch = now
-                    asyncio.create_task(self.fetch("zero"))
+                    self.spawn(self.fetch("zero"))
             await asyncio.sleep(1.0)
 
     async def stream(self) -> None:
@@ -216,7 +228,7 @@ class Phone:
         received = time.time()
         data = "\n".join(line[6:] for line in lines if line.startswith("data: "))
         self.pushes.append((received, json.loads(data)))
-        asyncio.create_task(self.fetch("push"))
+        self.spawn(self.fetch("push"))
 
 
 def parse_time(text: str) -> float:
