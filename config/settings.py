@@ -154,7 +154,7 @@ LIVE_WSGI_STREAM_SECONDS = float(os.environ.get("LIVE_WSGI_STREAM_SECONDS", "0")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-# The clock reconciler: records each level start once and pushes it (DESIGN.md, "The clock").
+# The clock reconciler records each level start once and pushes it (docs/architecture.md).
 CLOCK_RECONCILE_SECONDS = float(os.environ.get("CLOCK_RECONCILE_SECONDS", "1.0"))
 CELERY_BEAT_SCHEDULE = {
     "reconcile-clocks": {

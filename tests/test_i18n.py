@@ -1,5 +1,6 @@
-"""English and German everywhere (DESIGN "Languages"): a complete catalogue, every page in the
-browser's language, the switch, and no template text outside the translate tags."""
+"""English and German everywhere (docs/architecture.md, "Languages"): a complete catalogue,
+every page in the browser's language, the switch, and no template text outside the translate
+tags."""
 
 from __future__ import annotations
 

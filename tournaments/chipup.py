@@ -73,12 +73,12 @@ def race(
     """R5.11: the chip-up race at one table; ``players`` in dealing order, left of the button.
 
     Whole sets are exchanged first. Each leftover small chip earns one card; a player gets all
-    his cards before the deal moves on to the next player (003), so more chips, more cards. The
-    pooled leftovers make new chips: a remainder of half a new chip or more rounds up, less is
-    lost. A player who has no chips once the small ones are taken in gets one of the new chips
-    first (003; TDA 24: nobody is raced out), made extra if the pool has too few. The rest go
-    by card, highest first (rank, then suit: R1.6), at most one per player. Deterministic
-    given ``deck``; otherwise a CSPRNG shuffle (``rng`` only for tests).
+    his cards before the deal moves on to the next player (house rules), so more chips, more
+    cards. The pooled leftovers make new chips: a remainder of half a new chip or more rounds
+    up, less is lost. A player who has no chips once the small ones are taken in gets one of the
+    new chips first (house rules; TDA 24: nobody is raced out), made extra if the pool has too
+    few. The rest go by card, highest first (rank, then suit: R1.6), at most one per player.
+    Deterministic given ``deck``; otherwise a CSPRNG shuffle (``rng`` only for tests).
     """
     _check(players=players, chip_value=chip_value, new_chip_value=new_chip_value)
     per_set = new_chip_value // chip_value

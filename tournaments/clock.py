@@ -2,7 +2,7 @@
 
 The clock's state is a level index, the moment that level (virtually) started and, while paused,
 the moment it was paused. Nothing counts down: a page, a worker and a restart all compute the
-same reading from the same state and the time now (DESIGN.md, "The clock").
+same reading from the same state and the time now (docs/architecture.md, "The clock").
 
 "Virtually started" means the start moved by pauses and added time: a level of 12 minutes that
 started at 20:00, was paused for 5 minutes and had 1 minute added reads as started at 20:06.

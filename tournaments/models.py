@@ -264,7 +264,8 @@ class Event(models.Model):
         verbose_name=_("season"),
     )
 
-    # The clock (DESIGN.md): timestamps and a level index, never a counter that a task decrements.
+    # The clock (docs/architecture.md): timestamps and a level index, never a counter that a
+    # task decrements.
     clock_level_index = models.PositiveIntegerField(default=0)
     clock_level_started_at = models.DateTimeField(null=True, blank=True)
     clock_paused_at = models.DateTimeField(null=True, blank=True)
@@ -339,7 +340,7 @@ class LevelStart(models.Model):
 
 
 class AuditEvent(models.Model):
-    """An append-only record of a floor or admin action: who, what, when (DESIGN.md)."""
+    """An append-only record of a floor or admin action: who, what, when (docs/architecture.md)."""
 
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     actor = models.ForeignKey(

@@ -1,4 +1,4 @@
-"""Role checks for views (DESIGN.md: deny by default, checked in the view, not the template)."""
+"""Role checks for views (docs/architecture.md: deny by default, checked in the view)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Who may do what: the roles of DESIGN.md (admin, floor staff, player, anonymous)."""
+"""Who may do what: the roles of docs/architecture.md (admin, floor staff, player, anonymous)."""
 
 from __future__ import annotations
 

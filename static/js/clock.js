@@ -185,7 +185,7 @@
     const source = new EventSource(streamUrl);
     source.addEventListener("changed", () => {
       // Spread the refetches of a room full of phones over half a second (the page still
-      // shows the change well within the 2 s DESIGN.md asks for).
+      // shows the change well within the 2 s docs/architecture.md promises).
       setTimeout(refresh, Math.random() * 500);
       // Other live parts of the page (the standings) listen for this and fetch themselves.
       document.body.dispatchEvent(new CustomEvent("fm:changed"));

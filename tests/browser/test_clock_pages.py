@@ -10,7 +10,7 @@ from tests.factories import make_event, make_structure, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-FOLLOW_MS = 2_000  # DESIGN.md: every page shows a floor action within 2 seconds
+FOLLOW_MS = 2_000  # docs/architecture.md: every page shows a floor action within 2 seconds
 
 
 @pytest.fixture

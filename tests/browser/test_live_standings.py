@@ -14,7 +14,7 @@ from tournaments.models import Entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-FOLLOW_MS = 2_000  # DESIGN.md: every page shows a floor action within 2 seconds
+FOLLOW_MS = 2_000  # docs/architecture.md: every page shows a floor action within 2 seconds
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ turn it is, the legal moves, the call amount, the raise-to range and the pots, a
 the final stacks. FLOORMAN_DIFF_HANDS sets the number of hands (default 20,000 in total, split
 between no-limit, pot-limit and limit); FLOORMAN_DIFF_SEED the seed.
 
-Where PokerKit departs from RULES.md the test follows RULES.md:
+Where PokerKit departs from docs/rules.md the test follows docs/rules.md:
 - R3.4 limit cap: PokerKit's stock limit hold'em allows four raises on every street; the helper
   builds its streets with a cap of a bet and three raises, the big blind counting as the bet.
 - R2.10 / TDA: a big blind all-in for less than the big blind still makes the others call the
@@ -112,7 +112,7 @@ def random_stack(rng: random.Random, big_blind: int) -> int:
 
 
 class Diverged(Exception):
-    """A known PokerKit departure from RULES.md: stop comparing this hand."""
+    """A known PokerKit departure from docs/rules.md: stop comparing this hand."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

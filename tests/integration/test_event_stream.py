@@ -30,7 +30,7 @@ from tournaments.models import Event
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-PUSH_DEADLINE = 2.0  # seconds from the commit to the stream, the goal of DESIGN.md's live pages
+PUSH_DEADLINE = 2.0  # seconds from the commit to the stream (docs/architecture.md, live pages)
 
 
 @pytest.fixture(scope="module")
