@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import live, structures
+from tournaments import live, money, structures
 from tournaments.entry_services import starting_stack_for
 from tournaments.models import (
     BlindStructure,
@@ -19,6 +19,7 @@ from tournaments.models import (
     EntryStatus,
     Event,
     EventKind,
+    EventMoney,
     EventStatus,
     LevelKind,
 )
@@ -127,6 +128,7 @@ def create_event(
     scheduled_start: datetime,
     starting_stack: int | None = None,
     season: Season | None = None,
+    money_settings: money.MoneyInput | None = None,
 ) -> Event:
     """Schedule an event on a playable structure; the stack defaults to the structure's."""
     name = _clean_name(name)
@@ -144,6 +146,7 @@ def create_event(
         season=season,
     )
     record_audit(actor=actor, action="event.created", event=event, **_facts(event))
+    save_money_settings(event=event, actor=actor, settings=money_settings or money.MoneyInput())
     return event
 
 
@@ -196,8 +199,12 @@ def update_event(
     scheduled_start: datetime,
     starting_stack: int | None = None,
     season: Season | None = None,
+    money_settings: money.MoneyInput | None = None,
 ) -> Event:
-    """Change an event's settings; not a finished event, nor a started clock's levels or stack."""
+    """Change an event's settings; not a finished event, nor a started clock's levels or stack.
+
+    ``money_settings`` None leaves the money as it is (docs/money.md).
+    """
     event = Event.objects.select_for_update().select_related("structure").get(pk=event_id)
     if event.status == EventStatus.FINISHED:
         raise EventEditError(finished_text())
@@ -214,6 +221,8 @@ def update_event(
     event.starting_stack, event.scheduled_start, event.season = stack, scheduled_start, season
     after = _facts(event)
     changes = {key: [before[key], after[key]] for key in after if before[key] != after[key]}
+    if money_settings is not None:
+        save_money_settings(event=event, actor=actor, settings=money_settings)
     if not changes:
         return event
     event.save()
@@ -267,3 +276,39 @@ def finish_event(*, actor: User | None, event_id: int, confirm_players_in: bool 
     )
     transaction.on_commit(lambda: live.publish_event_changed(event_id=event.pk, what="clock"))
     return event
+
+
+MONEY_PROBLEMS = {
+    "bounty_above_buy_in": lambda: _("The bounty is part of the buy-in: at most the buy-in."),
+    "no_chips": lambda: _("Say how many chips it gives."),
+    "last_before_first": lambda: _("The last level comes before the first."),
+    "no_such_level": lambda: _("The structure has no such level."),
+}
+
+
+def _money_values(event: Event) -> dict[str, Any]:
+    row = EventMoney.objects.filter(event=event).first()
+    return {name: getattr(row, name) for name in MONEY_FIELDS} if row else {}
+
+
+MONEY_FIELDS = list(money.MoneyInput.__dataclass_fields__)
+
+
+def save_money_settings(*, event: Event, actor: User | None, settings: money.MoneyInput) -> None:
+    """Set an event's money (docs/money.md); a freeroll keeps no settings row (R5.1 default).
+
+    Purchases already recorded keep the prices they were made at.
+    """
+    play_levels = event.structure.levels.filter(kind=LevelKind.PLAY).count()
+    for field, problem in settings.problems(play_levels=play_levels):
+        raise EventEditError(str(MONEY_PROBLEMS[problem]()), field=f"money-{field}")
+    before = _money_values(event)
+    after = {} if settings.is_freeroll else {name: getattr(settings, name) for name in MONEY_FIELDS}
+    if before == after:
+        return
+    if settings.is_freeroll:
+        EventMoney.objects.filter(event=event).delete()
+    else:
+        EventMoney.objects.update_or_create(event=event, defaults=after)
+    record_audit(actor=actor, action="event.money", event=event, before=before, after=after)
+    transaction.on_commit(lambda: live.publish_event_changed(event_id=event.pk, what="standings"))

@@ -19,6 +19,7 @@ from tournaments import event_services as services
 from tournaments.display import ClockDisplay, clock_display
 from tournaments.event_forms import EventForm, FinishForm
 from tournaments.models import Entry, Event, EventStatus
+from tournaments.money_forms import MoneyForm
 from tournaments.permissions import acting_user, admin_required
 
 CONFLICT = 409
@@ -124,17 +125,30 @@ def event_list(request: HttpRequest) -> HttpResponse:
 
 
 def _render_form(
-    request: HttpRequest, form: EventForm, *, event: Event | None = None, status: int = 200
+    request: HttpRequest,
+    form: EventForm,
+    money_form: MoneyForm,
+    *,
+    event: Event | None = None,
+    status: int = 200,
 ) -> HttpResponse:
-    context = {"form": form, "event": event}
+    context = {"form": form, "money_form": money_form, "event": event}
     return render(request, "tournaments/event_form.html", context, status=status)
 
 
 def _refused(
-    request: HttpRequest, form: EventForm, error: services.EventEditError, event: Event | None
+    request: HttpRequest,
+    forms: tuple[EventForm, MoneyForm],
+    error: services.EventEditError,
+    event: Event | None,
 ) -> HttpResponse:
-    form.add_error(error.field, str(error))
-    return _render_form(request, form, event=event, status=UNPROCESSABLE)
+    form, money_form = forms
+    field = error.field or ""
+    if field.startswith("money-"):
+        money_form.add_error(field.removeprefix("money-"), str(error))
+    else:
+        form.add_error(error.field, str(error))
+    return _render_form(request, form, money_form, event=event, status=UNPROCESSABLE)
 
 
 @require_http_methods(["GET", "POST"])
@@ -142,14 +156,16 @@ def _refused(
 def event_create(request: HttpRequest) -> HttpResponseBase:
     """A new event: the form, then create_event."""
     if request.method == "GET":
-        return _render_form(request, EventForm())
-    form = EventForm(request.POST)
-    if not form.is_valid():
-        return _render_form(request, form, status=UNPROCESSABLE)
+        return _render_form(request, EventForm(), MoneyForm())
+    form, money_form = EventForm(request.POST), MoneyForm(request.POST)
+    if not (form.is_valid() & money_form.is_valid()):
+        return _render_form(request, form, money_form, status=UNPROCESSABLE)
     try:
-        event = services.create_event(actor=acting_user(request), **form.cleaned_data)
+        event = services.create_event(
+            actor=acting_user(request), money_settings=money_form.settings(), **form.cleaned_data
+        )
     except services.EventEditError as error:
-        return _refused(request, form, error, None)
+        return _refused(request, (form, money_form), error, None)
     messages.success(request, _("“%(name)s” is scheduled.") % {"name": event.name})
     return HttpResponseRedirect(reverse("tournaments:event_list"), status=303)
 
@@ -163,14 +179,18 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponseBase:
         reason = services.finished_text()
         return _render_list(request, refused=event, reason=reason, status=CONFLICT)
     if request.method == "GET":
-        return _render_form(request, EventForm(event=event), event=event)
-    form = EventForm(request.POST, event=event)
-    if not form.is_valid():
-        return _render_form(request, form, event=event, status=UNPROCESSABLE)
+        forms = EventForm(event=event), MoneyForm(event=event)
+        return _render_form(request, *forms, event=event)
+    form, money_form = EventForm(request.POST, event=event), MoneyForm(request.POST, event=event)
+    if not (form.is_valid() & money_form.is_valid()):
+        return _render_form(request, form, money_form, event=event, status=UNPROCESSABLE)
     try:
-        services.update_event(actor=acting_user(request), event_id=event.pk, **form.cleaned_data)
+        services.update_event(
+            actor=acting_user(request), event_id=event.pk,
+            money_settings=money_form.settings(), **form.cleaned_data,
+        )  # fmt: skip
     except services.EventEditError as error:
-        return _refused(request, form, error, event)
+        return _refused(request, (form, money_form), error, event)
     messages.success(request, _("“%(name)s” is saved.") % {"name": form.cleaned_data["name"]})
     return HttpResponseRedirect(reverse("tournaments:event_list"), status=303)
 

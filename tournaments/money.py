@@ -263,3 +263,57 @@ def prize_pool_of(bought: Iterable[Bought], *, guarantee: int = 0) -> PrizePool:
         guarantee=guarantee,
         overlay=total - net,
     )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MoneyInput:
+    """An event's money settings as the admin enters them (the fields of EventMoney)."""
+
+    buy_in: int = 0
+    fee: int = 0
+    bounty: int = 0
+    guarantee: int = 0
+    late_registration_last_level: int | None = None
+    rebuy_price: int = 0
+    rebuy_fee: int = 0
+    rebuy_chips: int = 0
+    rebuy_first_level: int = 1
+    rebuy_last_level: int | None = None
+    rebuy_limit: int | None = None
+    add_on_price: int = 0
+    add_on_fee: int = 0
+    add_on_chips: int = 0
+    add_on_first_level: int = 1
+    add_on_last_level: int | None = None
+    add_on_limit: int = 1
+    re_entry: bool = False
+    re_entry_last_level: int | None = None
+    re_entry_limit: int | None = None
+
+    @property
+    def is_freeroll(self) -> bool:
+        """Nothing charged, nothing offered, nothing closed: no settings row at all (R5.1)."""
+        return self == MoneyInput()
+
+    def problems(self, *, play_levels: int) -> list[tuple[str, str]]:
+        """(field, problem code) for each inconsistent setting; empty when all is well."""
+        found: list[tuple[str, str]] = []
+        if self.bounty > self.buy_in:
+            found.append(("bounty", "bounty_above_buy_in"))
+        for kind in ("rebuy", "add_on"):
+            price, fee, chips = (
+                getattr(self, f"{kind}_{part}") for part in ("price", "fee", "chips")
+            )
+            if (price or fee) and not chips:
+                found.append((f"{kind}_chips", "no_chips"))
+            last = getattr(self, f"{kind}_last_level")
+            if last is not None and last < getattr(self, f"{kind}_first_level"):
+                found.append((f"{kind}_last_level", "last_before_first"))
+        for name in (
+            "late_registration_last_level", "rebuy_first_level", "rebuy_last_level",
+            "add_on_first_level", "add_on_last_level", "re_entry_last_level",
+        ):  # fmt: skip
+            level = getattr(self, name)
+            if level is not None and not 1 <= level <= max(play_levels, 1):
+                found.append((name, "no_such_level"))
+        return found
