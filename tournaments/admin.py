@@ -11,13 +11,14 @@ from django.db.models import F
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
-from tournaments import structures
+from tournaments import money_admin, structures
 from tournaments.models import (
     AuditEvent,
     BlindStructure,
     ChipSet,
     Denomination,
     Event,
+    EventMoney,
     Level,
     LevelStart,
 )
@@ -105,6 +106,7 @@ class BlindStructureAdmin(admin.ModelAdmin[BlindStructure]):
 class EventAdmin(admin.ModelAdmin[Event]):
     list_display = ["name", "kind", "status", "scheduled_start", "structure", "code"]
     list_filter = ["kind", "status"]
+    inlines = [money_admin.EventMoneyInline]
     readonly_fields = [
         "clock_level_index",
         "clock_level_started_at",
@@ -112,6 +114,17 @@ class EventAdmin(admin.ModelAdmin[Event]):
         "clock_version",
         "announced_level_index",
     ]
+
+    def save_formset(
+        self,
+        request: HttpRequest,
+        form: Any,
+        formset: BaseInlineFormSet[Any, Any, Any],
+        change: bool,
+    ) -> None:
+        super().save_formset(request, form, formset, change)
+        if formset.model is EventMoney:
+            money_admin.audit_money_formset(request, formset)
 
 
 @admin.register(LevelStart)

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_event, make_structure
+from tournaments.entry_services import register_entry
 from tournaments.models import AuditEvent, Event, EventMoney
 
 pytestmark = pytest.mark.django_db
@@ -106,3 +107,56 @@ def test_clearing_the_money_makes_the_event_a_freeroll_again(admin_client):
     assert not EventMoney.objects.exists()
     audit = AuditEvent.objects.get(action="event.money")
     assert audit.data["before"]["buy_in"] == 2000 and audit.data["after"] == {}
+
+
+def admin_event_data(event, **money):
+    """The Django admin's event change form with the money inline."""
+    data = {
+        "name": event.name,
+        "kind": event.kind,
+        "structure": event.structure_id,
+        "starting_stack": event.starting_stack,
+        "scheduled_start_0": "2026-05-02",
+        "scheduled_start_1": "19:30:00",
+        "status": event.status,
+        "code": event.code,
+        "season": "",
+        "money-TOTAL_FORMS": 1,
+        "money-INITIAL_FORMS": 0,
+        "money-MIN_NUM_FORMS": 0,
+        "money-MAX_NUM_FORMS": 1,
+    }
+    defaults = {
+        "buy_in": 0, "fee": 0, "bounty": 0, "rebuy_price": 0, "rebuy_fee": 0, "rebuy_chips": 0,
+        "rebuy_first_level": 1, "add_on_price": 0, "add_on_fee": 0, "add_on_chips": 0,
+        "add_on_first_level": 1, "add_on_limit": 1, "guarantee": 0,
+    }  # fmt: skip
+    for name, value in (defaults | money).items():
+        data[f"money-0-{name}"] = value
+    data["money-0-event"] = event.pk
+    return data
+
+
+def test_money_set_in_the_django_admin_is_audited(admin_client):
+    event = make_event()
+    url = reverse("admin:tournaments_event_change", args=[event.pk])
+    response = admin_client.post(url, admin_event_data(event, buy_in=1500, fee=150))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert (EventMoney.objects.get().buy_in, EventMoney.objects.get().fee) == (1500, 150)
+    audit = AuditEvent.objects.get(action="event.money")
+    assert audit.data["source"] == "admin" and "buy_in" in audit.data["changed"]
+
+
+def test_the_ledger_cannot_be_edited_in_the_django_admin(admin_client):
+    event = make_event()
+    EventMoney.objects.create(event=event, buy_in=1000)
+    entry = register_entry(event_id=event.pk, actor=None, name="Anna")
+    purchase = entry.purchases.get()
+    listing = admin_client.get(reverse("admin:tournaments_purchase_changelist"))
+    assert listing.status_code == 200 and "Anna" in listing.content.decode()
+    url = reverse("admin:tournaments_purchase_change", args=[purchase.pk])
+    admin_client.post(url, {"amount": 1})
+    purchase.refresh_from_db()
+    assert purchase.amount == 1000
+    delete = reverse("admin:tournaments_purchase_delete", args=[purchase.pk])
+    assert admin_client.post(delete, {"post": "yes"}).status_code == 403
