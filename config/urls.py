@@ -16,4 +16,5 @@ urlpatterns = [
     path("", include("tables.urls")),
     path("", include("scoring.urls")),
     path("", include("scoring.season_urls")),
+    path("", include("scoring.payout_urls")),
 ]

@@ -9,9 +9,12 @@ from django.contrib import admin
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 
+from scoring import payouts
 from scoring.models import ChipUpRace, SatelliteInfraction, Season
+from scoring.payout_models import Deal, EventPayout, PayoutStructure, PayoutTier
 from scoring.season_selectors import formula_choices
 from scoring.season_services import record_season_change
+from tournaments.services import record_audit
 
 
 class SeasonAdminForm(forms.ModelForm[Season]):
@@ -56,3 +59,50 @@ class SatelliteInfractionAdmin(ReadOnlyAdmin):
 @admin.register(ChipUpRace)
 class ChipUpRaceAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "event", "table", "level_index", "chip_value", "new_chip_value"]
+
+
+# --- payouts (docs/money.md) --------------------------------------------------------------------
+
+
+class PayoutTierInline(admin.TabularInline[PayoutTier, PayoutStructure]):
+    model = PayoutTier
+    extra = 0
+
+
+@admin.register(PayoutStructure)
+class PayoutStructureAdmin(admin.ModelAdmin[PayoutStructure]):
+    """Payout templates; the editor at /payouts/ checks each row (sums, order) as it is saved,
+    the admin checks the whole table here and audits the change."""
+
+    list_display = ["name", "is_preset", "updated_at"]
+    inlines = [PayoutTierInline]
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        structure = form.instance
+        user = request.user if isinstance(request.user, User) else None
+        record_audit(
+            actor=user,
+            action="payouts.admin_saved",
+            structure=structure.pk,
+            rows=[[r.min_entries, r.max_entries, list(r.percentages)] for r in structure.rows()],
+            problems=payouts.table_problems(structure.rows()),
+        )
+
+
+@admin.register(EventPayout)
+class EventPayoutAdmin(admin.ModelAdmin[EventPayout]):
+    list_display = ["event", "structure", "unit", "remainder", "updated_at"]
+
+    def save_model(self, request: HttpRequest, obj: EventPayout, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        user = request.user if isinstance(request.user, User) else None
+        record_audit(
+            actor=user, action="payouts.event_set", event=obj.event,
+            after={"structure": obj.structure_id, "unit": obj.unit, "remainder": obj.remainder},
+        )  # fmt: skip
+
+
+@admin.register(Deal)
+class DealAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "event", "method", "total", "kept", "cancelled_at", "actor"]

@@ -196,3 +196,13 @@ class HandForHand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} hand-for-hand {self.number}"
+
+
+# The money part of scoring lives in its own module; importing it here registers its models.
+from scoring.payout_models import (  # noqa: E402, F401
+    Deal,
+    DealMethod,
+    EventPayout,
+    PayoutStructure,
+    PayoutTier,
+)
