@@ -20,7 +20,7 @@ _CITATION = re.compile(
     \bR(?P<section>\d+)\.(?P<first>\d+)
         (?:\s*[-\u2013]\s*R?(?P=section)\.(?P<last>\d+))?(?!\d)
     | \b(?:TDA[\s"']*)?RP[-\s]?(?P<rp>\d+)(?!\d)
-    | \bTDA[\s"']*(?:[Rr]ule\s+)?(?P<tda>\d+[A-Z]?)(?![\w.])
+    | \bTDA[\s"']*(?:[Rr]ule\s+)?(?P<tda>\d+[A-Z]?)(?!\w|\.\d)
     """,
     re.VERBOSE,
 )
@@ -117,7 +117,8 @@ def test_citations_are_read_in_every_spelling_the_code_uses():
     text = (
         "# R3.7: a short all-in does not reopen\n"
         '"evaluates hands (R1.2-R1.5)" R2.10 and R5.11, not R5.1; TDA 10B; TDA "\n'
-        '    "11D; TDA rule 47; (TDA 24: nobody is raced out); TDA RP-8 and RP-9; TDA: no number'
+        '    "11D; TDA rule 47; (TDA 24: nobody is raced out); TDA RP-8 and RP-9; TDA: no number;'
+        " as TDA 11A says."
     )
     assert cited_rules(text) == {
         "R3.7",
@@ -129,6 +130,7 @@ def test_citations_are_read_in_every_spelling_the_code_uses():
         "R5.11",
         "R5.1",
         "TDA 10B",
+        "TDA 11A",
         "TDA 11D",
         "TDA 47",
         "TDA 24",
