@@ -8,6 +8,7 @@ from django.db.models import Sum
 
 from scoring.models import Elimination, EliminationKind
 from tournaments.models import Entry, EntryStatus, Event
+from tournaments.money_selectors import chips_bought
 
 # Entries whose chips came into play: they were seated at some point.
 IN_THE_FIELD = [
@@ -44,7 +45,8 @@ class Standings:
 def event_standings(event: Event) -> Standings:
     """Places so far (best first), players left, chips in play and the average stack."""
     entries = Entry.objects.filter(event=event, status__in=IN_THE_FIELD)
-    total = entries.aggregate(total=Sum("starting_stack"))["total"] or 0
+    # docs/money.md: rebuy and add-on chips are in play too.
+    total = (entries.aggregate(total=Sum("starting_stack"))["total"] or 0) + chips_bought(event)
     # R5.9: a quitter's chips leave play.
     removed = (
         Elimination.objects.active()
@@ -57,12 +59,13 @@ def event_standings(event: Event) -> Standings:
         Elimination.objects.active()
         .filter(event=event)
         .select_related("entry__player")
-        .order_by("place", "pk")
+        .order_by("entry__place", "place", "pk")
     )
     places = [
         PlaceLine(
-            place=o.place,
-            name=o.entry.player.name,
+            # docs/money.md: a later entry moves the places given before it down (entry.place).
+            place=o.entry.place or o.place,
+            name=o.entry.label,
             kind=o.kind,
             kind_label=o.get_kind_display(),
             entry_id=o.entry_id,
