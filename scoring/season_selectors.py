@@ -72,10 +72,25 @@ def results_of(entries: list[Entry]) -> list[Result]:
     ]
 
 
+def best_entry_ids(entries: list[Entry]) -> set[int]:
+    """docs/money.md: with re-entries, a player's season result in an event is his best entry."""
+    best: dict[tuple[int, int], Entry] = {}
+    for entry in entries:
+        if entry.place is None:
+            continue
+        key = (entry.event_id, entry.player_id)
+        if key not in best or entry.place < (best[key].place or 0):
+            best[key] = entry
+    return {entry.pk for entry in best.values()}
+
+
 def season_results(season: Season) -> list[Result]:
-    """Every placed entry of the season's events, as plain records."""
-    entries = Entry.objects.filter(event__season=season, place__isnull=False)
-    return results_of(list(entries.select_related("player")))
+    """Every placed entry of the season's events (a player's best one per event), as records."""
+    entries = list(
+        Entry.objects.filter(event__season=season, place__isnull=False).select_related("player")
+    )
+    best = best_entry_ids(entries)
+    return results_of([entry for entry in entries if entry.pk in best])
 
 
 @dataclass(frozen=True)
@@ -123,15 +138,18 @@ class ResultLine:
 
 def _lines(entries: list[Entry]) -> list[ResultLine]:
     lines = []
+    best = best_entry_ids(entries)
     for entry, record in zip(entries, results_of(entries), strict=True):
         event, place = entry.event, record.place
-        earned = formula_for(season_formula_key(event))(place, record.entrants) if place else None
+        earned = None
+        if place is not None and entry.pk in best:  # a re-entered player scores once
+            earned = formula_for(season_formula_key(event))(place, record.entrants)
         is_satellite = event.kind == EventKind.SATELLITE
         lines.append(
             ResultLine(
                 event=event,
                 player_id=record.player_id,
-                player_name=record.player_name,
+                player_name=entry.label,
                 place=place,
                 entrants=record.entrants,
                 points=earned,
@@ -179,6 +197,7 @@ class PlayerSummary:
 def player_summary(lines: list[ResultLine]) -> PlayerSummary:
     """Totals of a player's result lines; points add up only within a season (R6.3)."""
     placed = [line.place for line in lines if line.place is not None]
+    events = {line.event.pk for line in lines if line.place is not None}
     by_season: dict[int, tuple[Season, int]] = {}
     for line in lines:
         season = line.event.season
@@ -186,7 +205,7 @@ def player_summary(lines: list[ResultLine]) -> PlayerSummary:
             _, total = by_season.get(season.pk, (season, 0))
             by_season[season.pk] = (season, total + line.points)
     return PlayerSummary(
-        events=len(placed),
+        events=len(events),
         wins=placed.count(1),
         best_place=min(placed, default=None),
         qualified=sum(line.qualified for line in lines),
