@@ -20,6 +20,7 @@ from tournaments.entry_services import (
     lock_event,
     publish_standings,
 )
+from tournaments.late_entry_services import enter_the_field
 from tournaments.models import Entry, EntryStatus, Event
 from tournaments.services import record_audit
 
@@ -244,10 +245,11 @@ def seat_entry(
     seat = Seat.objects.create(table=table, number=seat_number, entry=entry)
     entry.status = EntryStatus.PLAYING
     entry.save(update_fields=["status"])
+    moved = enter_the_field(event=event, entry=entry)  # docs/money.md: each entry gets a place
     discard_redo(event)
     record_audit(
         actor=actor, action="seats.seated", event=event, entry=entry.pk,
-        table=table.number, seat=seat_number,
+        table=table.number, seat=seat_number, places_moved=moved,
     )  # fmt: skip
     refresh_plan(event=event, rng=rng)
     publish_standings(event.pk)
