@@ -90,3 +90,18 @@ def late_registration_closed(event: Event, rules: money.MoneyRules | None = None
     if rules.late_registration.last is None or event.clock_level_started_at is None:
         return False
     return rules.late_registration.refusal(play_level(event)) is not None
+
+
+def bounties_won(event: Event) -> dict[int, tuple[int, int]]:
+    """Entry id -> (knockouts, cents won): each busted entry's bounty part goes to its buster."""
+    bounty_of = dict(
+        Purchase.objects.filter(event=event, kind__in=["buy_in", "re_entry"]).values_list(
+            "entry_id", "bounty"
+        )
+    )
+    won: dict[int, tuple[int, int]] = {}
+    knocked = Entry.objects.filter(event=event, busted_by__isnull=False)
+    for entry_id, by in knocked.values_list("pk", "busted_by_id"):
+        count, cents = won.get(by, (0, 0))
+        won[by] = (count + 1, cents + bounty_of.get(entry_id, 0))
+    return won

@@ -179,3 +179,37 @@ def price_text(price: money.Price) -> str:
     if not price.fee:
         return format_money(price.amount)
     return f"{format_money(price.amount)} + {format_money(price.fee)}"
+
+
+class BustedByError(FloorError):
+    """A "busted by" that cannot be: not in this event, not in play, or out in the same hand."""
+
+
+def check_busted_by(*, event: Event, busted_by: dict[int, int | None]) -> dict[int, Entry]:
+    """The entries named as winners of the bounties of a hand's busts; raise unless valid.
+
+    ``busted_by`` maps each busted entry to the entry that busted him (None: nobody named).
+    A winner is an entry of this event still in play and not out in the same hand.
+    """
+    named = {by for by in busted_by.values() if by is not None}
+    winners = {e.pk: e for e in Entry.objects.filter(pk__in=named).select_related("player")}
+    for busted, by in busted_by.items():
+        if by is None:
+            continue
+        winner = winners.get(by)
+        if winner is None or winner.event_id != event.pk:
+            raise BustedByError(_("The player named as the bounty's winner is not in this event."))
+        if by == busted or by in busted_by or winner.status != EntryStatus.PLAYING:
+            raise BustedByError(
+                _("%(name)s cannot have busted anyone in this hand: he is not still in play.")
+                % {"name": winner.label}
+            )
+    return winners
+
+
+def set_busted_by(*, entries: dict[int, Entry], busted_by: dict[int, int | None]) -> None:
+    """Record who busted whom (the bounty goes with it); None clears it (an undo)."""
+    for entry_id, by in busted_by.items():
+        entry = entries[entry_id]
+        entry.busted_by_id = by
+        entry.save(update_fields=["busted_by"])

@@ -235,3 +235,32 @@ def test_a_guarantee_fills_the_prize_pool(floor_user):
     register_entry(event_id=event.pk, actor=floor_user, name="Anna")
     pool = money_selectors.prize_pool(event)
     assert (pool.total, pool.overlay) == (10_000, 8_000)
+
+
+def test_bounties_go_to_whoever_busted_the_player(floor_user):
+    event = money_event(bounty=500, re_entry=True)
+    anna = register_entry(event_id=event.pk, actor=floor_user, name="Anna")
+    bert = register_entry(event_id=event.pk, actor=floor_user, name="Bert")
+    carl = register_entry(event_id=event.pk, actor=floor_user, name="Carl")
+    Entry.objects.filter(event=event).update(status=EntryStatus.PLAYING)
+    busts = {anna.pk: bert.pk, carl.pk: bert.pk}
+    winners = money_services.check_busted_by(event=event, busted_by=busts)
+    assert set(winners) == {bert.pk}
+    money_services.set_busted_by(entries={anna.pk: anna, carl.pk: carl}, busted_by=busts)
+    assert money_selectors.bounties_won(event) == {bert.pk: (2, 1000)}
+    money_services.set_busted_by(entries={anna.pk: anna}, busted_by={anna.pk: None})  # undo
+    assert money_selectors.bounties_won(event) == {bert.pk: (1, 500)}
+
+
+def test_a_buster_out_in_the_same_hand_or_elsewhere_is_refused(floor_user):
+    event = money_event(bounty=500)
+    anna = register_entry(event_id=event.pk, actor=floor_user, name="Anna")
+    bert = register_entry(event_id=event.pk, actor=floor_user, name="Bert")
+    Entry.objects.filter(event=event).update(status=EntryStatus.PLAYING)
+    stranger = playing(make_event(name="Elsewhere", structure=event.structure))
+    with pytest.raises(money_services.BustedByError, match="not still in play"):
+        money_services.check_busted_by(event=event, busted_by={anna.pk: bert.pk, bert.pk: None})
+    with pytest.raises(money_services.BustedByError, match="not in this event"):
+        money_services.check_busted_by(event=event, busted_by={anna.pk: stranger.pk})
+    with pytest.raises(money_services.BustedByError, match="not still in play"):
+        money_services.check_busted_by(event=event, busted_by={anna.pk: anna.pk})
