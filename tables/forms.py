@@ -14,6 +14,8 @@ class RegisterForm(forms.Form):
         label=_("Satellites won"), min_value=0, max_value=50, required=False
     )
     check_in = forms.BooleanField(label=_("Checked in"), required=False, initial=True)
+    # docs/money.md: a resent registration with a buy-in finds the first purchase.
+    key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
 
 class DrawForm(forms.Form):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from tournaments import money
 from tournaments.models import Entry, EntryStatus, Event, EventStatus, Purchase
 from tournaments.money_format import format_money
-from tournaments.money_selectors import money_rules, play_level
+from tournaments.money_selectors import bounties_won, money_rules, play_level
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -46,6 +46,20 @@ class EntryMoney:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class MoneyRow:
+    """A line of the floor's money list: an entry, its purchases and its bounties won."""
+
+    entry: Entry
+    money: EntryMoney
+    knockouts: int = 0
+    bounties_won: int = 0
+
+    @property
+    def bounties_text(self) -> str:
+        return format_money(self.bounties_won)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class FloorMoney:
     """The money of an event for the floor page; ``is_set`` False draws nothing (a freeroll)."""
 
@@ -54,6 +68,7 @@ class FloorMoney:
     late_registration_open: bool
     play_level: int
     entries: dict[int, EntryMoney]
+    rows: list[MoneyRow] = field(default_factory=list)
 
     @property
     def is_set(self) -> bool:
@@ -86,6 +101,18 @@ class FloorMoney:
     @property
     def pool_text(self) -> str:
         return format_money(self.pool.total)
+
+    @property
+    def fees_text(self) -> str:
+        return format_money(self.pool.fees)
+
+    @property
+    def bounties_text(self) -> str:
+        return format_money(self.pool.bounties)
+
+    @property
+    def overlay_text(self) -> str:
+        return format_money(self.pool.overlay)
 
     @property
     def bounty_text(self) -> str:
@@ -157,7 +184,16 @@ def floor_money(event: Event, entries: Sequence[Entry]) -> FloorMoney:
         and event.clock_level_started_at is not None
         and rules.late_registration.refusal(level) is not None
     )
+    won = bounties_won(event) if rules.has_bounties else {}
+    rows = [
+        MoneyRow(
+            entry=entry, money=per_entry[entry.pk], knockouts=won.get(entry.pk, (0, 0))[0],
+            bounties_won=won.get(entry.pk, (0, 0))[1],
+        )
+        for entry in entries
+        if entry.pk in per_entry and (per_entry[entry.pk].allowed or entry.pk in won)
+    ]  # fmt: skip
     return FloorMoney(
         rules=rules, pool=pool, late_registration_open=late_open, play_level=level,
-        entries=per_entry,
+        entries=per_entry, rows=rows,
     )  # fmt: skip

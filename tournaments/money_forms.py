@@ -143,3 +143,22 @@ class MoneyForm(forms.Form):
 
 def money_fields() -> list[str]:
     return list(money.MoneyInput.__dataclass_fields__)
+
+
+class PurchaseForm(forms.Form):
+    """The floor's purchase button: which entry buys what; the key makes a double click one."""
+
+    KINDS = [
+        (money.PurchaseKind.BUY_IN.value, _("Buy-in")),
+        (money.PurchaseKind.REBUY.value, _("Rebuy")),
+        (money.PurchaseKind.ADD_ON.value, _("Add-on")),
+        (money.PurchaseKind.RE_ENTRY.value, _("Re-entry")),
+    ]
+    entry = forms.IntegerField(widget=forms.HiddenInput)
+    kind = forms.ChoiceField(
+        choices=KINDS, error_messages={"invalid_choice": _("Choose a purchase.")}
+    )
+    key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+
+    def purchase_kind(self) -> money.PurchaseKind:
+        return money.PurchaseKind(self.cleaned_data["kind"])

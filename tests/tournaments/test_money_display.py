@@ -35,13 +35,14 @@ def test_the_buttons_drawn_are_the_purchases_allowed(floor_user):
     Entry.objects.filter(pk=anna.pk).update(status=EntryStatus.PLAYING)
     Entry.objects.filter(pk=bert.pk).update(status=EntryStatus.BUSTED, place=2)
     money_services.buy(event_id=event.pk, entry_id=anna.pk, kind=PurchaseKind.REBUY, actor=None)
-    entries = list(Entry.objects.filter(event=event))
+    entries = list(Entry.objects.filter(event=event).order_by("pk"))
     shown = floor_money(event, entries)
     for entry in entries:
         expected = {kind for kind in PurchaseKind if refusal_for(entry, kind) is None}
         assert set(shown.of(entry.pk).allowed) == expected
     assert shown.of(bert.pk).can_re_enter and not shown.of(anna.pk).can_rebuy  # limit 1 reached
     assert shown.of(anna.pk).paid == 2200 + 2000
+    assert [row.entry.pk for row in shown.rows] == [bert.pk]  # Anna has nothing left to buy
     with translation.override("de"):
         assert shown.buy_in_text == "20,00\u00a0€ + 2,00\u00a0€"
         assert shown.pool_text == "60,00\u00a0€"
