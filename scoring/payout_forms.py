@@ -33,7 +33,8 @@ class PayoutDuplicateForm(forms.Form):
 
 
 class PayoutRowForm(forms.Form):
-    """One row: the fields it is for and the percentages of its places."""
+    """One row: the fields it is for and the percentages of its places. The service checks
+    the row within its table, so every problem names the row ("Row 2 (11–20 entries): …")."""
 
     min_entries = forms.IntegerField(label=_("from entries"), min_value=2, max_value=100_000)
     max_entries = forms.IntegerField(
@@ -69,14 +70,6 @@ class PayoutRowForm(forms.Form):
             return payouts.parse_percentages(self.cleaned_data["percentages"])
         except ValueError as error:
             raise forms.ValidationError(str(error)) from error
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if self.errors:
-            return data
-        for problem in payouts.row_problems(self.row()):
-            self.add_error(None, problem[:1].upper() + problem[1:])
-        return data
 
     def row(self) -> payouts.PayoutRow:
         data = self.cleaned_data

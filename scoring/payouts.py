@@ -48,6 +48,8 @@ class PayoutRow:
     def range_text(self) -> str:
         if self.max_entries is None:
             return _("%(min)s or more entries") % {"min": self.min_entries}
+        if self.max_entries == self.min_entries:
+            return _("%(min)s entries") % {"min": self.min_entries}
         return _("%(min)s–%(max)s entries") % {"min": self.min_entries, "max": self.max_entries}
 
 

@@ -186,3 +186,12 @@ def test_rounding_refuses_nonsense():
         round_to_unit(pool=-1, weights=[1], unit=1)
     with pytest.raises(ValueError):
         round_to_unit(pool=100, weights=[0, 0], unit=1)
+
+
+def test_a_row_for_one_field_size_names_it_once():
+    with translation.override("en"):
+        assert row(2, 2, 100).range_text == "2 entries"
+        assert row(2, 3, 100).range_text == "2–3 entries"
+        assert row(4, None, 100).range_text == "4 or more entries"
+    with translation.override("de"):
+        assert row(2, 2, 100).range_text == "2 Anmeldungen"

@@ -1,0 +1,96 @@
+"""Payouts in real Chromium: the editor, the deal calculator on the floor, and the prize pool
+with its payout table on the TV and a 360 px phone (absent for a freeroll)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.payout_models import Deal, PayoutStructure
+from scoring.payout_selectors import players_left
+from scoring.services import StackInput, record_busts
+from tests.browser.conftest import login
+from tests.factories import make_user
+from tests.scoring.payout_helpers import money_event
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SCREENSHOTS = Path(
+    os.environ.get("SCREENSHOT_DIR", Path(tempfile.gettempdir()) / "floorman-screens")
+)
+
+
+def shot(page, name):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def test_an_admin_builds_a_payout_structure_with_the_editor(page, live_server):
+    make_user(username="boss", role="admin")
+    login(page, live_server, "boss")
+    page.goto(f"{live_server.url}/payouts/")
+    form = page.locator("#new-payout-structure form")
+    form.get_by_label("Name").fill("Thursday")
+    form.get_by_role("button", name="Create").click()
+    page.wait_for_selector("#row-add-row")
+    editor_url = page.url
+
+    row = page.locator("#row-add-row")
+    row.locator("[name=min_entries]").fill("2")
+    row.locator("[name=max_entries]").fill("9")
+    row.locator("[name=percentages]").fill("60 30 20")
+    row.get_by_role("button", name="Add row").click()
+    # 110 %: refused, naming the row; nothing saved, no page load.
+    expect(page.locator("#rows .errorlist")).to_contain_text(
+        "Row 1 (2–9 entries): the percentages add up to 110% instead of 100%."
+    )
+    assert page.url == editor_url
+    row.locator("[name=min_entries]").fill("3")
+    row.locator("[name=percentages]").fill("50; 30; 20")
+    row.get_by_role("button", name="Add row").click()
+    expect(page.locator("#payout-row-1")).to_contain_text("50% · 30% · 20%")
+    expect(page.get_by_test_id("payout-gaps")).to_contain_text("10 or more entries")
+    shot(page, "payout-editor")
+    structure = PayoutStructure.objects.get(name="Thursday")
+    assert structure.rows()[0].percentages == (5_000, 3_000, 2_000)
+
+
+def test_the_floor_uses_the_deal_calculator(page, phone_page, live_server):
+    floor = make_user(username="floor", role="floor")
+    event = money_event(actor=floor, players=6)  # 180 € at 65/35
+    for entry in players_left(event)[:3]:
+        record_busts(event_id=event.pk, actor=floor, busts=[StackInput(entry.pk, 3_000)])
+    login(page, live_server, "floor")
+    page.goto(f"{live_server.url}/events/{event.pk}/floor/deal/")
+    inputs = page.locator("[data-testid=deal-table] input[name^=chips_]")
+    expect(inputs).to_have_count(3)
+    for field, chips in zip(inputs.all(), ["9000", "6000", "3000"], strict=True):
+        assert field.input_value() == ""  # nothing prefilled: the floor types the counts
+        field.fill(chips)
+    page.get_by_test_id("calculate").click()
+    expect(page.get_by_test_id("chop-total")).to_have_text("€180.00")
+    expect(page.get_by_test_id("icm-total")).to_have_text("€180.00")
+    chop = [page.get_by_test_id(f"chop-{i}").inner_text() for i in (1, 2, 3)]
+    icm = [page.get_by_test_id(f"icm-{i}").inner_text() for i in (1, 2, 3)]
+    assert chop == ["€90.00", "€60.00", "€30.00"]
+    assert icm != chop and icm[0] < chop[0]
+    shot(page, "deal-calculator")
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("save-icm").click()
+    expect(page.get_by_test_id("saved-deal")).to_be_visible()
+    deal = Deal.objects.get()
+    assert deal.method == "icm" and deal.actor == floor
+    assert sum(line["amount"] for line in deal.lines) == 18_000
+    shot(page, "deal-saved")
+
+    phone_page.goto(f"{live_server.url}/accounts/login/")
+    login(phone_page, live_server, "floor")
+    phone_page.goto(f"{live_server.url}/events/{event.pk}/floor/deal/")
+    expect(phone_page.get_by_test_id("saved-deal")).to_be_visible()
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(phone_page, "deal-saved-phone")
