@@ -21,6 +21,7 @@ from scoring.payout_selectors import (
     players_left,
     remaining_prizes,
 )
+from scoring.selectors import event_standings
 from tournaments.models import Event
 from tournaments.money_format import format_money
 from tournaments.permissions import acting_user, admin_required, floor_required
@@ -97,6 +98,9 @@ def _render_deal(
             "shared": format_money(sum(split.chip_chop)),
             "kept": format_money(split.kept),
             "total": format_money(split.total),
+            "chips": sum(split.stacks),
+            "in_play": (in_play := event_standings(event).chips_in_play),
+            "chips_differ": sum(split.stacks) != in_play,
         },
         "prizes": [format_money(p) for p in prizes],
         "prizes_total": format_money(sum(prizes)),

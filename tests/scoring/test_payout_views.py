@@ -285,3 +285,18 @@ def test_every_payout_page_speaks_the_browsers_language(
         # Preset names are data, shown as typed ("Winner takes all", "Club table").
         leaks = [w for w in giveaway.findall(text) if w not in {"takes"}]
         assert leaks == [], (url, language, leaks)
+
+
+def test_chip_counts_that_miss_the_chips_in_play_are_pointed_out(floor_client, floor_user):
+    """6 entries of 3,000 chips: 18,000 in play. Counts adding up to 17,000 still calculate,
+    with a note to check them."""
+    event, left = three_left(floor_user)
+    url = reverse("payouts:deal", args=[event.pk])
+    html = floor_client.post(
+        url, deal_data(left, [9_000, 6_000, 2_000]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "The chips typed add up to 17,000, but 18,000 are in play" in html
+    html = floor_client.post(
+        url, deal_data(left, [9_000, 6_000, 3_000]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert 'data-testid="chips-differ"' not in html
