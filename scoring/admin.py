@@ -89,6 +89,11 @@ class PayoutStructureAdmin(admin.ModelAdmin[PayoutStructure]):
             problems=payouts.table_problems(structure.rows()),
         )
 
+    def delete_model(self, request: HttpRequest, obj: PayoutStructure) -> None:
+        user = request.user if isinstance(request.user, User) else None
+        record_audit(actor=user, action="payouts.admin_deleted", structure=obj.pk, name=obj.name)
+        super().delete_model(request, obj)
+
 
 @admin.register(EventPayout)
 class EventPayoutAdmin(admin.ModelAdmin[EventPayout]):
