@@ -6,6 +6,8 @@ a freeze-out allows no rebuy and no add-on), and a form sent twice with the same
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -185,7 +187,7 @@ class BustedByError(FloorError):
     """A "busted by" that cannot be: not in this event, not in play, or out in the same hand."""
 
 
-def check_busted_by(*, event: Event, busted_by: dict[int, int | None]) -> dict[int, Entry]:
+def check_busted_by(*, event: Event, busted_by: Mapping[int, int | None]) -> dict[int, Entry]:
     """The entries named as winners of the bounties of a hand's busts; raise unless valid.
 
     ``busted_by`` maps each busted entry to the entry that busted him (None: nobody named).
@@ -207,7 +209,7 @@ def check_busted_by(*, event: Event, busted_by: dict[int, int | None]) -> dict[i
     return winners
 
 
-def set_busted_by(*, entries: dict[int, Entry], busted_by: dict[int, int | None]) -> None:
+def set_busted_by(*, entries: Mapping[int, Entry], busted_by: Mapping[int, int | None]) -> None:
     """Record who busted whom (the bounty goes with it); None clears it (an undo)."""
     for entry_id, by in busted_by.items():
         entry = entries[entry_id]
