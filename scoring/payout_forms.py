@@ -123,7 +123,7 @@ class DealForm(forms.Form):
         self.fields["kept"].widget.attrs |= {"inputmode": "decimal", "placeholder": amount_text(0)}
         for entry in entries:
             self.fields[f"chips_{entry.pk}"] = forms.IntegerField(
-                label=entry.player.name,
+                label=entry.label,
                 min_value=1,
                 max_value=10**12,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num"}),

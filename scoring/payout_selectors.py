@@ -120,7 +120,8 @@ def remaining_prizes(event: Event) -> tuple[list[int], EventPayout | None]:
 def _placed(event: Event) -> dict[int, tuple[int, str]]:
     """Place -> (entry id, name) of the places decided so far."""
     outs = Elimination.objects.active().filter(event=event).select_related("entry__player")
-    return {o.place: (o.entry_id, o.entry.player.name) for o in outs}
+    # As the standings read them: a later entry moves the places given before it down.
+    return {(o.entry.place or o.place): (o.entry_id, o.entry.label) for o in outs}
 
 
 def _prizes_won(

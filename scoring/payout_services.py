@@ -275,7 +275,7 @@ def save_deal(
         raise PayoutEditError([_("A deal is already saved for this event; cancel it first.")])
     split = calculate_deal(event=event, stacks=stacks, kept=kept)
     amounts = split.icm if method == DealMethod.ICM else split.chip_chop
-    names = {entry.pk: entry.player.name for entry in players_left(event)}
+    names = {entry.pk: entry.label for entry in players_left(event)}
     order = list(names)  # players_left's order, the one calculate_deal used
     lines = [
         {"entry_id": pk, "name": names[pk], "chips": stacks[pk], "amount": amount}

@@ -1,11 +1,13 @@
-"""Filters of the payout pages: a percentage and an amount in the page's language."""
+"""Tags of the payout pages and fragments: amounts and percentages in the page's language,
+and an event's payouts for the standings fragment (floor, TV, phone)."""
 
 from __future__ import annotations
 
 from django import template
 
 from scoring import payouts
-from scoring.payout_selectors import EventPayouts
+from scoring.payout_selectors import EventPayouts, event_payouts
+from tournaments.models import Event
 from tournaments.money_format import format_money
 
 register = template.Library()
@@ -27,3 +29,16 @@ def money(cents: int) -> str:
 def prize_for(money: EventPayouts | None, entry_id: int) -> str:
     """The prize an entry won (a place's prize, or his share of a deal), "" if none."""
     return money.prize_text(int(entry_id)) if money is not None else ""
+
+
+@register.simple_tag(name="event_payouts")
+def event_payouts_tag(event: Event) -> EventPayouts | None:
+    """The prize pool and payouts of an event for a page or fragment; None for a freeroll."""
+    return event_payouts(event)
+
+
+@register.filter
+def has_payouts(event: Event) -> bool:
+    """Whether the event pays prizes (a link to the deal calculator is worth showing)."""
+    money = event_payouts(event)
+    return money is not None and money.has_table

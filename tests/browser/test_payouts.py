@@ -94,3 +94,49 @@ def test_the_floor_uses_the_deal_calculator(page, phone_page, live_server):
     expect(phone_page.get_by_test_id("saved-deal")).to_be_visible()
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 360
     shot(phone_page, "deal-saved-phone")
+
+
+def test_the_tv_and_the_phone_show_the_prize_pool_and_the_payouts(
+    browser, phone_page, live_server, settings
+):
+    settings.LIVE_WSGI_STREAM_SECONDS = 30  # the threaded test server is WSGI
+    floor = make_user(username="floor", role="floor")
+    event = money_event(actor=floor, players=8, code="money8", name="Money night")
+    left = players_left(event)
+    for entry in left[:5]:
+        record_busts(event_id=event.pk, actor=floor, busts=[StackInput(entry.pk, 3_000)])
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv.goto(f"{live_server.url}/e/{event.code}/tv/")
+    phone_page.goto(f"{live_server.url}/e/{event.code}/")
+    for page in (tv, phone_page):
+        expect(page.get_by_test_id("prize-pool")).to_have_text("€240.00")
+        table = page.get_by_test_id("payout-table")
+        expect(table.locator("tbody tr")).to_have_count(3)
+        expect(table.locator("tr[data-place='1']")).to_contain_text("50%")
+        expect(table.locator("tr[data-place='1']")).to_contain_text("€120.00")
+        expect(table.locator("tr[data-place='3']")).to_contain_text("€48.00")
+    # A bust on the floor reaches both pages: 3rd place is decided and shows its prize.
+    record_busts(event_id=event.pk, actor=floor, busts=[StackInput(left[5].pk, 3_000)])
+    for page in (tv, phone_page):
+        expect(page.get_by_test_id("prize-3")).to_have_text("€48.00", timeout=5_000)
+        expect(page.get_by_test_id("payout-table").locator("tr[data-place='3']")).to_contain_text(
+            left[5].player.name
+        )
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 360
+    phone_page.get_by_test_id("payouts").scroll_into_view_if_needed()
+    shot(tv, "payouts-tv")
+    shot(phone_page, "payouts-phone")
+    tv.context.close()
+
+
+def test_a_freeroll_shows_no_money_on_the_tv_or_the_phone(browser, phone_page, live_server):
+    floor = make_user(username="floor", role="floor")
+    event = money_event(actor=floor, players=4, payout=None, buy_in=0, fee=0, code="free4")
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv.goto(f"{live_server.url}/e/{event.code}/tv/")
+    phone_page.goto(f"{live_server.url}/e/{event.code}/")
+    for page in (tv, phone_page):
+        expect(page.get_by_test_id("players-left")).to_have_text("4 / 4")
+        expect(page.get_by_test_id("payouts")).to_have_count(0)
+        assert "€" not in page.inner_text("body")
+    tv.context.close()

@@ -300,3 +300,47 @@ def test_chip_counts_that_miss_the_chips_in_play_are_pointed_out(floor_client, f
         url, deal_data(left, [9_000, 6_000, 3_000]), HTTP_ACCEPT_LANGUAGE="en"
     ).content.decode()
     assert 'data-testid="chips-differ"' not in html
+
+
+# --- the standings fragment (floor, TV, phone) --------------------------------------------------
+
+
+def test_the_standings_show_the_prize_pool_the_payouts_and_each_finished_prize(client, floor_user):
+    event = money_event(actor=floor_user, players=8, code="money8")  # 240 €: 120/72/48
+    left = players_left(event)
+    for entry in left[:6]:
+        record_busts(event_id=event.pk, actor=floor_user, busts=[StackInput(entry.pk, 3_000)])
+    html = client.get(
+        reverse("scoring:standings", args=[event.code]), HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+    assert 'data-testid="prize-pool">240,00\u00a0€' in html
+    assert '<td>1.</td><td>50\u00a0%</td><td class="num">120,00\u00a0€</td>' in html
+    assert 'data-testid="prize-3">48,00\u00a0€' in html  # the 3rd place is decided
+    assert 'data-testid="prize-4"></td>' in html  # 4th wins nothing
+    assert left[5].player.name in html.split('data-place="3"')[2]  # named in the payouts
+
+
+def test_a_freeroll_shows_no_money_at_all(client, floor_user):
+    event = money_event(actor=floor_user, players=4, payout=None, buy_in=0, fee=0, code="free4")
+    record_busts(
+        event_id=event.pk, actor=floor_user, busts=[StackInput(players_left(event)[0].pk, 3_000)]
+    )
+    html = client.get(reverse("scoring:standings", args=[event.code])).content.decode()
+    assert 'data-testid="payouts"' not in html
+    assert "prize" not in html.lower() and "€" not in html
+
+
+def test_the_standings_follow_a_saved_deal(client, floor_user):
+    event, left = three_left(floor_user)
+    from scoring.payout_models import DealMethod
+    from scoring.payout_services import save_deal
+
+    stacks = {entry.pk: chips for entry, chips in zip(left, [9_000, 6_000, 3_000], strict=True)}
+    save_deal(actor=floor_user, event_id=event.pk, method=DealMethod.CHIP_CHOP, stacks=stacks,
+              kept=0, key="deal")  # fmt: skip
+    html = client.get(
+        reverse("scoring:standings", args=[event.code]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "Deal (Chip-chop) of the last 3 players:" in html
+    assert f'data-deal-entry="{left[0].pk}"><td>{left[0].label}</td><td class="num">€90.00' in html
+    assert 'data-testid="payout-table"' not in html  # the deal covers every place still paid
