@@ -97,7 +97,7 @@ def _record(
                                                 money.PurchaseKind.RE_ENTRY} else 0,
                 chips=price.chips, key=key[:64], recorded_by=actor,
             )  # fmt: skip
-    except IntegrityError as error:  # pragma: no cover - the event lock serialises purchases
+    except IntegrityError as error:  # the event lock serialises purchases; a key is checked first
         raise FloorError(_("This purchase is already recorded.")) from error
     record_audit(
         actor=actor, action=f"money.{kind.value}", event=event, entry=entry.pk,
@@ -172,8 +172,11 @@ def check_registration_open(event: Event) -> None:
 
 def charge_buy_in(*, event: Event, entry: Entry, actor: User | None, key: str = "") -> None:
     """At registration: record the buy-in when the event charges one (a freeroll records none)."""
-    if money_rules(event).has_money:
-        _record(event=event, entry=entry, kind=money.PurchaseKind.BUY_IN, actor=actor, key=key)
+    if not money_rules(event).has_money:
+        return
+    if _by_key(event, key) is not None:  # the registration form of a page sent a second time
+        raise FloorError(_("This form was sent already: look at the entries, then register again."))
+    _record(event=event, entry=entry, kind=money.PurchaseKind.BUY_IN, actor=actor, key=key)
 
 
 def price_text(price: money.Price) -> str:

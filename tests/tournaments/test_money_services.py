@@ -7,7 +7,12 @@ from django.utils import timezone
 
 from tests.factories import make_entries, make_event, make_structure
 from tournaments import money_selectors, money_services
-from tournaments.entry_services import EntryStateError, EventFinishedError, register_entry
+from tournaments.entry_services import (
+    EntryStateError,
+    EventFinishedError,
+    FloorError,
+    register_entry,
+)
 from tournaments.models import (
     AuditEvent,
     Entry,
@@ -264,3 +269,12 @@ def test_a_buster_out_in_the_same_hand_or_elsewhere_is_refused(floor_user):
         money_services.check_busted_by(event=event, busted_by={anna.pk: stranger.pk})
     with pytest.raises(money_services.BustedByError, match="not still in play"):
         money_services.check_busted_by(event=event, busted_by={anna.pk: anna.pk})
+
+
+def test_a_registration_form_sent_again_for_another_name_registers_nobody(floor_user):
+    event = money_event()
+    register_entry(event_id=event.pk, actor=floor_user, name="Anna", key="page-1-register")
+    with pytest.raises(FloorError, match="sent already"):
+        register_entry(event_id=event.pk, actor=floor_user, name="Bert", key="page-1-register")
+    assert not Entry.objects.filter(player__name="Bert").exists()
+    assert Purchase.objects.count() == 1
