@@ -480,3 +480,4 @@ class LiveMessage(models.Model):
 # The money models live in their own module; Django finds them through this one.
 from tournaments.money_models import EventMoney as EventMoney  # noqa: E402
 from tournaments.money_models import Purchase as Purchase  # noqa: E402
+from tournaments.money_models import PurchaseVoid as PurchaseVoid  # noqa: E402

@@ -14,6 +14,8 @@ from tournaments.models import Entry, EntryStatus, Event, EventStatus, Purchase
 from tournaments.money_format import format_money
 from tournaments.money_selectors import bounties_won, money_rules, play_level
 
+RECENT = 5  # the last rebuys and add-ons the floor may take back
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class EntryMoney:
@@ -69,6 +71,7 @@ class FloorMoney:
     play_level: int
     entries: dict[int, EntryMoney]
     rows: list[MoneyRow] = field(default_factory=list)
+    recent: list[Purchase] = field(default_factory=list)  # rebuys and add-ons to take back
 
     @property
     def is_set(self) -> bool:
@@ -155,7 +158,7 @@ def _states(
 def floor_money(event: Event, entries: Sequence[Entry]) -> FloorMoney:
     """The floor page's money: prices, pool, and per entry what it paid and may buy now."""
     rules = money_rules(event)
-    purchases = list(Purchase.objects.filter(event=event))
+    purchases = list(Purchase.objects.valid().filter(event=event))
     level = play_level(event)
     finished = event.status == EventStatus.FINISHED
     all_entries = list(
@@ -193,7 +196,13 @@ def floor_money(event: Event, entries: Sequence[Entry]) -> FloorMoney:
         for entry in entries
         if entry.pk in per_entry and (per_entry[entry.pk].allowed or entry.pk in won)
     ]  # fmt: skip
+    recent = (
+        Purchase.objects.valid()
+        .filter(event=event, kind__in=["rebuy", "add_on"])
+        .select_related("entry__player")
+        .order_by("-created_at", "-pk")[:RECENT]
+    )
     return FloorMoney(
         rules=rules, pool=pool, late_registration_open=late_open, play_level=level,
-        entries=per_entry, rows=rows,
+        entries=per_entry, rows=rows, recent=[] if finished else list(recent),
     )  # fmt: skip

@@ -106,6 +106,10 @@ class PurchaseQuerySet(models.QuerySet["Purchase"]):
     def of_kind(self, kind: money.PurchaseKind) -> PurchaseQuerySet:
         return self.filter(kind=kind.value)
 
+    def valid(self) -> PurchaseQuerySet:
+        """The purchases not taken back (a void is its own row: the ledger stays append-only)."""
+        return self.filter(void__isnull=True)
+
 
 class Purchase(models.Model):
     """One purchase of an entry, append-only: the money and chips as they were at the time."""
@@ -175,3 +179,25 @@ class Purchase(models.Model):
             bounty=self.bounty,
             chips=self.chips,
         )
+
+
+class PurchaseVoid(models.Model):
+    """A rebuy or add-on taken back by the floor (a mistake): its own row, never an edit."""
+
+    purchase = models.OneToOneField(Purchase, on_delete=models.CASCADE, related_name="void")
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("taken back at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("purchase taken back")
+        verbose_name_plural = _("purchases taken back")
+
+    def __str__(self) -> str:
+        return f"void {self.purchase}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ValueError("voids are append-only")
+        super().save(*args, **kwargs)

@@ -22,20 +22,21 @@ def money_rules(event: Event) -> money.MoneyRules:
 def prize_pool(event: Event) -> money.PrizePool:
     """The prize pool as an exact function of the recorded purchases (docs/money.md)."""
     rules = money_rules(event)
-    bought = [purchase.bought() for purchase in Purchase.objects.filter(event=event)]
+    bought = [purchase.bought() for purchase in Purchase.objects.valid().filter(event=event)]
     return money.prize_pool_of(bought, guarantee=rules.guarantee)
 
 
 def chips_bought(event: Event) -> int:
     """The chips that rebuys and add-ons brought into play (a total-chips figure adds them)."""
-    purchases = Purchase.objects.filter(event=event, kind__in=CHIP_PURCHASES)
+    purchases = Purchase.objects.valid().filter(event=event, kind__in=CHIP_PURCHASES)
     return purchases.aggregate(chips=Sum("chips"))["chips"] or 0
 
 
 def chips_bought_by_entry(event: Event) -> dict[int, int]:
     """Entry id -> chips from its rebuys and add-ons."""
     rows = (
-        Purchase.objects.filter(event=event, kind__in=CHIP_PURCHASES)
+        Purchase.objects.valid()
+        .filter(event=event, kind__in=CHIP_PURCHASES)
         .values("entry_id")
         .annotate(chips=Sum("chips"))
     )
@@ -52,7 +53,9 @@ def play_level(event: Event) -> int:
 
 def entry_state(entry: Entry) -> money.EntryState:
     """What the money rules need to know about an entry and its player's other entries."""
-    purchases = Purchase.objects.filter(event_id=entry.event_id, entry__player_id=entry.player_id)
+    purchases = Purchase.objects.valid().filter(
+        event_id=entry.event_id, entry__player_id=entry.player_id
+    )
     counts = dict.fromkeys(money.PurchaseKind, 0)
     for kind in purchases.values_list("kind", flat=True):
         counts[money.PurchaseKind(kind)] += 1

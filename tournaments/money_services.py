@@ -21,7 +21,7 @@ from tournaments.entry_services import (
     publish_standings,
     starting_stack_for,
 )
-from tournaments.models import Entry, EntryStatus, Event, Purchase
+from tournaments.models import Entry, EntryStatus, Event, Purchase, PurchaseVoid
 from tournaments.money_format import format_money
 from tournaments.money_selectors import late_registration_closed, money_rules, refusal_for
 from tournaments.services import record_audit
@@ -218,3 +218,34 @@ def set_busted_by(*, entries: Mapping[int, Entry], busted_by: Mapping[int, int |
         entry = entries[entry_id]
         entry.busted_by_id = by
         entry.save(update_fields=["busted_by"])
+
+
+VOIDABLE = {money.PurchaseKind.REBUY.value, money.PurchaseKind.ADD_ON.value}
+
+
+@transaction.atomic
+def void_purchase(*, event_id: int, purchase_id: int, actor: User | None) -> PurchaseVoid:
+    """Take back a rebuy or add-on recorded by mistake: its money and chips leave the counts.
+
+    The purchase stays in the ledger with a void row beside it; a second click finds the void.
+    A buy-in or re-entry is never taken back here: the entry it paid for is in the field.
+    """
+    event = lock_event(event_id)
+    purchase = (
+        Purchase.objects.select_related("entry__player").filter(pk=purchase_id, event=event).first()
+    )
+    if purchase is None:
+        raise FloorError(_("There is no such purchase in this event."))
+    done = PurchaseVoid.objects.filter(purchase=purchase).first()
+    if done is not None:
+        return done  # a double click: taken back once
+    if purchase.kind not in VOIDABLE:
+        raise FloorError(_("Only a rebuy or an add-on can be taken back."))
+    void = PurchaseVoid.objects.create(purchase=purchase, voided_by=actor)
+    record_audit(
+        actor=actor, action="money.voided", event=event, purchase=purchase.pk,
+        kind=purchase.kind, entry=purchase.entry_id, player=purchase.entry.player.name,
+        amount=purchase.amount, fee=purchase.fee, chips=purchase.chips,
+    )  # fmt: skip
+    publish_standings(event.pk)
+    return void

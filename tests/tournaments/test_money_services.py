@@ -278,3 +278,31 @@ def test_a_registration_form_sent_again_for_another_name_registers_nobody(floor_
         register_entry(event_id=event.pk, actor=floor_user, name="Bert", key="page-1-register")
     assert not Entry.objects.filter(player__name="Bert").exists()
     assert Purchase.objects.count() == 1
+
+
+def test_a_rebuy_taken_back_leaves_the_pool_and_the_chips_once(floor_user):
+    event = money_event(rebuy_price=2000, rebuy_chips=3000, rebuy_limit=1)
+    entry = playing(event)
+    purchase = money_services.buy(
+        event_id=event.pk, entry_id=entry.pk, kind=PurchaseKind.REBUY, actor=floor_user
+    )
+    for _click in range(2):
+        money_services.void_purchase(event_id=event.pk, purchase_id=purchase.pk, actor=floor_user)
+    assert money_selectors.chips_bought(event) == 0
+    assert money_selectors.prize_pool(event).rebuys == 0
+    assert AuditEvent.objects.filter(action="money.voided").count() == 1
+    assert Purchase.objects.filter(pk=purchase.pk).exists()  # the ledger keeps it
+    # the limit counts the rebuys that stand: he may rebuy again
+    money_services.buy(
+        event_id=event.pk, entry_id=entry.pk, kind=PurchaseKind.REBUY, actor=floor_user
+    )
+
+
+def test_a_buy_in_is_not_taken_back(floor_user):
+    event = money_event()
+    entry = register_entry(event_id=event.pk, actor=floor_user, name="Anna")
+    with pytest.raises(FloorError, match="Only a rebuy or an add-on"):
+        money_services.void_purchase(
+            event_id=event.pk, purchase_id=entry.purchases.get().pk, actor=floor_user
+        )
+    assert money_selectors.prize_pool(event).buy_ins == 1
