@@ -162,3 +162,9 @@ class PurchaseForm(forms.Form):
 
     def purchase_kind(self) -> money.PurchaseKind:
         return money.PurchaseKind(self.cleaned_data["kind"])
+
+
+class VoidForm(forms.Form):
+    """The floor takes back a rebuy or add-on recorded by mistake."""
+
+    purchase = forms.IntegerField(widget=forms.HiddenInput)
