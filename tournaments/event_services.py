@@ -23,6 +23,7 @@ from tournaments.models import (
     EventStatus,
     LevelKind,
 )
+from tournaments.money_models import MONEY_PROBLEMS
 from tournaments.services import record_audit
 
 if TYPE_CHECKING:
@@ -278,14 +279,6 @@ def finish_event(*, actor: User | None, event_id: int, confirm_players_in: bool 
     return event
 
 
-MONEY_PROBLEMS = {
-    "bounty_above_buy_in": lambda: _("The bounty is part of the buy-in: at most the buy-in."),
-    "no_chips": lambda: _("Say how many chips it gives."),
-    "last_before_first": lambda: _("The last level comes before the first."),
-    "no_such_level": lambda: _("The structure has no such level."),
-}
-
-
 def _money_values(event: Event) -> dict[str, Any]:
     row = EventMoney.objects.filter(event=event).first()
     return {name: getattr(row, name) for name in MONEY_FIELDS} if row else {}
@@ -301,7 +294,7 @@ def save_money_settings(*, event: Event, actor: User | None, settings: money.Mon
     """
     play_levels = event.structure.levels.filter(kind=LevelKind.PLAY).count()
     for field, problem in settings.problems(play_levels=play_levels):
-        raise EventEditError(str(MONEY_PROBLEMS[problem]()), field=f"money-{field}")
+        raise EventEditError(str(MONEY_PROBLEMS[problem]), field=f"money-{field}")
     before = _money_values(event)
     after = {} if settings.is_freeroll else {name: getattr(settings, name) for name in MONEY_FIELDS}
     if before == after:

@@ -8,12 +8,21 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import money
+
+# What is wrong with a setting (tournaments.money.MoneyInput.problems), for the form and the admin.
+MONEY_PROBLEMS = {
+    "bounty_above_buy_in": _("The bounty is part of the buy-in: at most the buy-in."),
+    "no_chips": _("Say how many chips it gives."),
+    "last_before_first": _("The last level comes before the first."),
+    "no_such_level": _("The structure has no such level."),
+}
 
 
 class EventMoney(models.Model):
@@ -73,6 +82,20 @@ class EventMoney(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: {self.buy_in}+{self.fee}"
+
+    def clean(self) -> None:
+        """The same checks as the event form's (the Django admin edits this row directly)."""
+        settings_input = money.MoneyInput(
+            **{name: getattr(self, name) for name in money.MoneyInput.__dataclass_fields__}
+        )
+        try:
+            structure = self.event.structure
+        except ObjectDoesNotExist:
+            return  # the event's own form reports a missing structure
+        play_levels = structure.levels.filter(kind="play").count()
+        problems = settings_input.problems(play_levels=play_levels)
+        if problems:
+            raise ValidationError({field: MONEY_PROBLEMS[code] for field, code in problems})
 
     def rules(self) -> money.MoneyRules:
         """The settings as the pure rules read them (tournaments.money)."""

@@ -160,3 +160,12 @@ def test_the_ledger_cannot_be_edited_in_the_django_admin(admin_client):
     assert purchase.amount == 1000
     delete = reverse("admin:tournaments_purchase_delete", args=[purchase.pk])
     assert admin_client.post(delete, {"post": "yes"}).status_code == 403
+
+
+def test_the_django_admin_refuses_a_rebuy_without_chips(admin_client):
+    event = make_event()
+    url = reverse("admin:tournaments_event_change", args=[event.pk])
+    response = admin_client.post(url, admin_event_data(event, rebuy_price=1000))
+    assert response.status_code == 200  # the form again, with the reason
+    assert "Say how many chips it gives." in response.content.decode()
+    assert not EventMoney.objects.exists()
