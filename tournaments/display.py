@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from django.utils import timezone
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 from django.utils.translation import get_language
 
 from tournaments.clock import ClockReading, ClockStatus
@@ -175,3 +178,45 @@ def clock_display(event: Event, *, now: datetime | None = None) -> ClockDisplay:
     return ClockDisplay(
         event=event, reading=reading, now=now, rows=rows, break_after_ms=break_after_ms
     )
+
+
+def render_clock(display: ClockDisplay) -> str:
+    """The clock fragment in the active language: the fragment view's body and the stream's."""
+    return render_to_string("tournaments/_clock.html#clock", {"clock": display})
+
+
+def _views(display: ClockDisplay) -> dict[str, dict[str, str]]:
+    """The fragment and its ETag in every language of the site."""
+    views = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            views[code] = {"etag": display.etag, "html": render_clock(display)}
+    return views
+
+
+def clock_state(event: Event, *, now: datetime) -> dict[str, Any]:
+    """The clock's public state at ``now`` for the live stream: what a phone or the TV shows.
+
+    ``next`` is the fragment as it reads the moment the level in force runs out (the next
+    level, or "time is up" after the last), so a page can show it on time by itself.
+    """
+    display = clock_display(event, now=now)
+    state: dict[str, Any] = {
+        "version": event.clock_version,
+        "level_index": display.reading.level_index,
+        "status": display.status,
+        "ends_at": display.ends_at_iso,
+        "remaining_ms": display.remaining_ms,
+        "views": _views(display),
+        "next": None,
+    }
+    ends_at = display.reading.ends_at
+    if display.is_running and ends_at is not None:
+        upcoming = clock_display(event, now=ends_at)
+        state["next"] = {
+            "at": ends_at.isoformat(),
+            "level_index": upcoming.reading.level_index,
+            "status": upcoming.status,
+            "views": _views(upcoming),
+        }
+    return state

@@ -1,9 +1,10 @@
-"""The live bus: publish that an event changed; one listener per process fans it out to streams.
+"""The live bus: publish what changed; one listener per process fans it out to the streams.
 
 Two backends, chosen by ``settings.LIVE_BUS``: Redis pub/sub in production, and on the embedded
 default a small table (``LiveMessage``) that the listener polls. Either way each process runs ONE
-listener (docs/architecture.md, "Live updates"): an asyncio hub that subscribes once to
-``event:*`` and hands every message to the queues of the streams open in that process.
+listener (DESIGN.md, "Live updates"): an asyncio hub that subscribes once to ``event:*`` and hands
+every message to the queues of the streams open in that process. A clock change travels with the
+clock's public state (tournaments.live_clock); standings changes are nudges the page follows.
 """
 
 from __future__ import annotations
@@ -26,9 +27,18 @@ import redis.asyncio
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
-from django.utils import timezone
+from django.db import connection
+from django.utils import timezone, translation
 from django.utils.translation import get_language
 
+from tournaments.live_clock import (
+    BusMessage,
+    Cursor,
+    clock_payload,
+    current_clock_payload,
+    namespace,
+    store_clock_payload,
+)
 from tournaments.models import Event, LiveMessage
 
 logger = logging.getLogger(__name__)
@@ -43,8 +53,8 @@ QUEUE_SIZE = 32
 
 
 def channel_for(event_id: int) -> str:
-    """The bus channel of one event."""
-    return f"{CHANNEL_PREFIX}{event_id}"
+    """The bus channel of one event (of this installation's database, on a shared Redis)."""
+    return f"{namespace()}:{CHANNEL_PREFIX}{event_id}"
 
 
 # The clock fragment's ETag, cached so that the phones' conditional GETs (a 304 nearly always)
@@ -92,19 +102,54 @@ def forget_clock_etag(event_id: int) -> None:
     """Start a new cache generation for an event's clock: every cached ETag is dropped."""
     code = Event.objects.filter(pk=event_id).values_list("code", flat=True).first()
     if code is not None:
-        cache.set(_generation_key(code), str(time.time_ns()), None)
+        _new_generation(code)
+
+
+def _new_generation(code: str) -> None:
+    cache.set(_generation_key(code), str(time.time_ns()), None)
 
 
 def publish_event_changed(*, event_id: int, what: str) -> None:
-    """Tell every open page of the event that its ``what`` (clock, level, standings) changed."""
-    if what != "standings":
-        forget_clock_etag(event_id)
-    payload = json.dumps({"event": event_id, "what": what, "at": timezone.now().isoformat()})
+    """Tell every open page of the event that its ``what`` (clock, level, standings) changed.
+
+    A clock change (``clock``, ``level``) goes out with the clock's new state, so the pages show
+    it without a fetch; standings go out as a nudge. Called after the commit.
+    """
     try:
-        publish(channel_for(event_id), payload)
+        if what == "standings" or not _publish_clock(event_id=event_id, what=what):
+            publish(channel_for(event_id), _nudge(event_id=event_id, what=what))
     except Exception:
         # The change is committed and every page still finds it by its conditional GET polling.
         logger.exception("could not publish %s on the live bus", what)
+
+
+def _nudge(*, event_id: int, what: str) -> str:
+    return json.dumps({"event": event_id, "what": what, "at": timezone.now().isoformat()})
+
+
+def _publish_clock(*, event_id: int, what: str) -> bool:
+    """Drop the cached ETags, read the clock, prime the cache with its ETags, publish its state."""
+    code = Event.objects.filter(pk=event_id).values_list("code", flat=True).first()
+    if code is None:
+        return False
+    _new_generation(code)  # every cached ETag of the clock is dropped
+    generation = clock_etag_generation(code)  # read before the database, as the view does
+    event = Event.objects.select_related("structure").get(pk=event_id)
+    payload = clock_payload(event, what=what)
+    _prime_clock_etags(code, json.loads(payload)["clock"], generation=generation)
+    if settings.LIVE_BUS == "redis":
+        store_clock_payload(_redis(), channel=channel_for(event_id), payload=payload, publish=True)
+    else:
+        publish(channel_for(event_id), payload)
+    return True
+
+
+def _prime_clock_etags(code: str, state: dict[str, Any], *, generation: str) -> None:
+    """The phones' next conditional GETs find the new ETags in the cache: no query for a 304."""
+    until = datetime.fromisoformat(state["ends_at"]) if state["ends_at"] else None
+    for language, view in state["views"].items():
+        with translation.override(language):
+            cache_clock_etag(code, view["etag"], until=until, generation=generation)
 
 
 def publish(channel: str, payload: str) -> None:
@@ -127,7 +172,7 @@ class Hub:
 
     def __init__(self, listen: Callable[[Hub], Coroutine[Any, Any, None]]) -> None:
         self._listen = listen
-        self._queues: defaultdict[str, set[asyncio.Queue[str]]] = defaultdict(set)
+        self._queues: defaultdict[str, set[asyncio.Queue[BusMessage]]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
 
@@ -153,13 +198,13 @@ class Hub:
                 await self._task
             self._task = None
 
-    def subscribe(self, channel: str) -> asyncio.Queue[str]:
-        """A new queue that receives the payloads published on ``channel``."""
-        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE_SIZE)
+    def subscribe(self, channel: str) -> asyncio.Queue[BusMessage]:
+        """A new queue that receives the messages published on ``channel``."""
+        queue: asyncio.Queue[BusMessage] = asyncio.Queue(maxsize=QUEUE_SIZE)
         self._queues[channel].add(queue)
         return queue
 
-    def unsubscribe(self, channel: str, queue: asyncio.Queue[str]) -> None:
+    def unsubscribe(self, channel: str, queue: asyncio.Queue[BusMessage]) -> None:
         """Forget a client's queue (it disconnected)."""
         queues = self._queues.get(channel)
         if queues is not None:
@@ -174,10 +219,24 @@ class Hub:
         return sum(len(queues) for queues in self._queues.values())
 
     def dispatch(self, channel: str, payload: str) -> None:
-        """Hand one message to every queue of its channel; a full queue skips it (a nudge only)."""
-        for queue in tuple(self._queues.get(channel, ())):
-            with contextlib.suppress(asyncio.QueueFull):
-                queue.put_nowait(payload)
+        """Hand one message, parsed once, to every queue of its channel."""
+        queues = tuple(self._queues.get(channel, ()))
+        if queues:
+            message = BusMessage.parse(payload)
+            for queue in queues:
+                _put_newest(queue, message)
+
+
+def _put_newest(queue: asyncio.Queue[BusMessage], message: BusMessage) -> None:
+    """A full queue (a tab that reads slowly) loses its oldest message, never the newest: the
+    newest clock message holds the whole state, and a nudge only asks the page to look again."""
+    while True:
+        try:
+            queue.put_nowait(message)
+            return
+        except asyncio.QueueFull:
+            with contextlib.suppress(asyncio.QueueEmpty):
+                queue.get_nowait()
 
 
 async def listen_redis(hub: Hub) -> None:
@@ -186,7 +245,7 @@ async def listen_redis(hub: Hub) -> None:
         client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
         pubsub = client.pubsub()
         try:
-            await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+            await pubsub.psubscribe(f"{namespace()}:{CHANNEL_PREFIX}*")
             async for message in pubsub.listen():
                 if message["type"] == "psubscribe":
                     hub.ready.set()
@@ -258,23 +317,53 @@ def _sse(*, event: str | None = None, data: str | None = None, comment: str | No
     return "\n".join(lines) + "\n\n"
 
 
+def _current_clock(event_id: int, version: int | None) -> BusMessage | None:
+    """The event's newest clock message for a tab that connects; no connection is kept."""
+    try:
+        client = _redis() if settings.LIVE_BUS == "redis" else None
+        payload = current_clock_payload(event_id, client=client, version=version)
+    except Exception:
+        logger.exception("could not read the clock of event %s for a stream", event_id)
+        return None
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+    return None if payload is None else BusMessage.parse(payload)
+
+
 async def stream_event(
-    event_id: int, *, heartbeat: float = HEARTBEAT_SECONDS
+    event_id: int,
+    *,
+    language: str = settings.LANGUAGE_CODE,
+    last_event_id: str | None = None,
+    version: int | None = None,
+    heartbeat: float = HEARTBEAT_SECONDS,
 ) -> AsyncIterator[str]:
-    """Server-sent events for one event: 'changed' on every message, a comment as heartbeat."""
+    """Server-sent events for one event: the clock's state, `changed` nudges, heartbeats.
+
+    Subscribed first, then the current state: whatever is published meanwhile is queued, and
+    the cursor sends each state once and never an older one after a newer (nor what the tab
+    says it has, by ``Last-Event-ID``). ``version`` is the clock version in the database as the
+    tab connected (the kept state must be that one).
+    """
     hub = await get_hub()
     channel = channel_for(event_id)
     queue = hub.subscribe(channel)
+    cursor = Cursor(language=language, last_event_id=last_event_id)
     try:
         yield f"retry: {RETRY_MS}\n" + _sse(comment="connected")
+        current = await sync_to_async(_current_clock)(event_id, version)
+        if current is not None and (frame := cursor.resync(current)):
+            yield frame
         while True:
             try:
                 async with asyncio.timeout(heartbeat):
-                    payload = await queue.get()
+                    message = await queue.get()
             except TimeoutError:
                 yield _sse(comment="heartbeat")
                 continue
-            yield _sse(event="changed", data=payload)
+            if frame := cursor.frame(message):
+                yield frame
     except asyncio.CancelledError:
         logger.debug("stream of event %s closed by the client", event_id)
         raise
@@ -282,20 +371,34 @@ async def stream_event(
         hub.unsubscribe(channel, queue)
 
 
-def stream_event_sync(event_id: int, *, seconds: float, heartbeat: float = 5.0) -> Iterator[str]:
+def stream_event_sync(
+    event_id: int,
+    *,
+    seconds: float,
+    heartbeat: float = 5.0,
+    language: str = settings.LANGUAGE_CODE,
+    last_event_id: str | None = None,
+    version: int | None = None,
+) -> Iterator[str]:
     """The same stream for a WSGI server (the test server): polls the bus in its thread, ends.
 
-    A WSGI worker is held while it runs, so it closes after ``seconds``; the browser reconnects.
+    A WSGI worker is held while it runs, so it closes after ``seconds``; the browser reconnects
+    with ``Last-Event-ID`` and gets the current state if it missed one.
     """
     deadline = time.monotonic() + seconds
     beat = time.monotonic() + heartbeat
+    cursor = Cursor(language=language, last_event_id=last_event_id)
     with _SyncPoller(channel_for(event_id)) as poller:
         yield f"retry: {RETRY_MS}\n" + _sse(comment="connected")
+        current = _current_clock(event_id, version)
+        if current is not None and (frame := cursor.resync(current)):
+            yield frame
         while time.monotonic() < deadline:
-            payloads = poller.poll()
-            for payload in payloads:
-                yield _sse(event="changed", data=payload)
-            if not payloads and time.monotonic() >= beat:
+            messages = poller.poll()
+            for message in messages:
+                if frame := cursor.frame(message):
+                    yield frame
+            if not messages and time.monotonic() >= beat:
                 beat = time.monotonic() + heartbeat
                 yield _sse(comment="heartbeat")
 
@@ -320,17 +423,17 @@ class _SyncPoller:
         if self.pubsub is not None:
             self.pubsub.close()
 
-    def poll(self) -> list[str]:
-        """The payloads published since the last poll, waiting up to one poll interval."""
+    def poll(self) -> list[BusMessage]:
+        """The messages published since the last poll, waiting up to one poll interval."""
         if self.pubsub is not None:
             message = self.pubsub.get_message(
                 ignore_subscribe_messages=True, timeout=DB_POLL_SECONDS
             )
-            return [_text(message["data"])] if message else []
+            return [BusMessage.parse(_text(message["data"]))] if message else []
         rows = LiveMessage.objects.filter(id__gt=self.last_id, channel=self.channel)
         found = list(rows.order_by("id").values_list("id", "payload"))
         if not found:
             time.sleep(DB_POLL_SECONDS)
             return []
         self.last_id = found[-1][0]
-        return [payload for _id, payload in found]
+        return [BusMessage.parse(payload) for _id, payload in found]

@@ -22,6 +22,7 @@ from django.http import (
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import etag, require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -29,7 +30,7 @@ from django_htmx.middleware import HtmxDetails
 
 from tournaments import live
 from tournaments.clock_forms import ClockActionForm
-from tournaments.display import ClockDisplay, clock_display
+from tournaments.display import ClockDisplay, clock_display, render_clock
 from tournaments.models import Event
 from tournaments.permissions import floor_required
 from tournaments.services import ClockAction, ClockActionError, StaleClockError, act_on_clock
@@ -103,22 +104,26 @@ def _qr_svg(url: str) -> SafeString:
 @cache_control(no_cache=True)
 @etag(_clock_etag)
 def event_clock(request: HttpRequest, code: str) -> HttpResponse:
-    """The clock fragment; answers If-None-Match with 304 while nothing changed."""
+    """The clock fragment; answers If-None-Match with 304 while nothing changed.
+
+    The body is the one the event stream carries (display.render_clock), byte for byte.
+    """
     display: ClockDisplay | None = getattr(request, _CLOCK_DISPLAY, None)
     if display is None:
         display = clock_display(_event_by_code(code))
-    return render(request, "tournaments/_clock.html#clock", {"clock": display})
+    return HttpResponse(render_clock(display))
 
 
-def _stream_event_id(code: str) -> int | None:
-    """The event of a stream, read without keeping a database connection for the stream's life.
+def _stream_event(code: str) -> tuple[int, int] | None:
+    """The event of a stream and its clock version, read without keeping a database connection
+    for the stream's life.
 
     A stream stays open for hours, one per phone; under ASGI each request has its own thread
     and so its own connection, which would be held until the stream ends: 500 phones would need
     500 PostgreSQL connections (bench/clock_phones.py found it; the default limit is 100).
     """
     try:
-        return Event.objects.filter(code=code).values_list("pk", flat=True).first()
+        return Event.objects.filter(code=code).values_list("pk", "clock_version").first()
     finally:
         if not connection.in_atomic_block:
             connection.close()
@@ -126,13 +131,23 @@ def _stream_event_id(code: str) -> int | None:
 
 @require_GET
 async def event_stream(request: HttpRequest, code: str) -> HttpResponseBase:
-    """Server-sent events of one event: 'changed' whenever the bus says so."""
-    event_id = await sync_to_async(_stream_event_id)(code)
-    if event_id is None:
+    """Server-sent events of one event: the clock's state as it changes, `changed` nudges.
+
+    A tab that reconnects says which clock state it has (``Last-Event-ID``, or ``?last=`` when
+    the page opens a new stream itself) and gets the current one at once if it is behind.
+    """
+    found = await sync_to_async(_stream_event)(code)
+    if found is None:
         raise Http404
+    event_id, version = found
+    language = get_language()
+    last_event_id = request.headers.get("Last-Event-ID") or request.GET.get("last")
     if isinstance(request, ASGIRequest):
         response = StreamingHttpResponse(
-            live.stream_event(event_id), content_type="text/event-stream"
+            live.stream_event(
+                event_id, language=language, last_event_id=last_event_id, version=version
+            ),
+            content_type="text/event-stream",
         )
     else:
         # A WSGI worker would be held by the stream: 204 tells EventSource to stop (the page
@@ -141,7 +156,14 @@ async def event_stream(request: HttpRequest, code: str) -> HttpResponseBase:
         if seconds <= 0:
             return HttpResponse(status=204)
         response = StreamingHttpResponse(
-            live.stream_event_sync(event_id, seconds=seconds), content_type="text/event-stream"
+            live.stream_event_sync(
+                event_id,
+                seconds=seconds,
+                language=language,
+                last_event_id=last_event_id,
+                version=version,
+            ),
+            content_type="text/event-stream",
         )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"

@@ -1,6 +1,9 @@
-// Floorman clock: counts down from the server's ends_at and refetches the fragment when the
-// server says something changed (server-sent events), when the page becomes visible again, when
-// a level runs out, and every few seconds as a fallback (conditional GET: a 304 costs nothing).
+// Floorman clock: counts down from the server's ends_at. The event stream carries the clock's
+// state (the fragment itself, and the one to show when the level runs out), so a change shows
+// without a fetch; a tab that reconnects gets the current state from the server by its
+// Last-Event-ID. Conditional GETs of the fragment remain the fallback: when the page becomes
+// visible again, when a level runs out with nothing in hand, and as polling (every few seconds
+// while the stream is down, now and then while it is up).
 (() => {
   "use strict";
   const root = document.querySelector("[data-live]");
@@ -9,17 +12,22 @@
   const refreshUrl = root.dataset.refreshUrl;
   const targetId = root.dataset.refreshTarget;
   const streamUrl = root.dataset.streamUrl;
-  const pollMs = Number(root.dataset.pollMs || 5000);
+  const pollMs = Number(root.dataset.pollMs || 5000); // while the stream is down
+  const streamPollMs = Number(root.dataset.streamPollMs || 20000); // while it is up
   const warnMs = 60000;
 
-  let serverOffset = 0; // the server's clock minus ours, from the last fragment
+  let serverOffset = 0; // the server's clock minus ours
   let seenClock = null; // the #clock element last adopted
   let lastLevel = null;
   let lastRemaining = null;
   let fetching = false;
   let again = false;
-  let lastFetch = 0;
+  let lastFetch = Date.now(); // the page came with the fragment
   let lastZeroFetch = 0;
+  let clockId = null; // the id of the newest clock state the stream brought
+  let upcoming = null; // {endsAt, html}: what the clock shows once the level in force runs out
+  let streamOpen = false;
+  let sentAt = null; // the server's time as the stream sent the fragment being placed
 
   const clockEl = () => document.getElementById("clock");
 
@@ -39,10 +47,11 @@
     return Number(el.dataset.remainingMs || 0);
   }
 
-  // A fresh fragment: take the server's time and notice a level change.
+  // A clock element not seen before: take the server's time and notice a level change.
   function adopt(el) {
     seenClock = el;
-    const serverNow = Date.parse(el.dataset.serverNow);
+    const serverNow = Date.parse(sentAt || el.dataset.serverNow);
+    sentAt = null;
     if (!Number.isNaN(serverNow)) serverOffset = serverNow - Date.now();
     const level = el.dataset.levelIndex;
     if (lastLevel !== null && level !== lastLevel) sound.levelChange();
@@ -56,6 +65,13 @@
     if (el !== seenClock) adopt(el);
     const remaining = remainingMs(el);
     const running = el.dataset.status === "running";
+    if (running && remaining <= 0 && upcoming && upcoming.endsAt === el.dataset.endsAt) {
+      // The level ran out: show the next one, which the stream sent ahead, on time.
+      const next = upcoming;
+      upcoming = null;
+      place(next.html, new Date(Date.now() + serverOffset).toISOString());
+      return;
+    }
     const time = el.querySelector("[data-countdown]");
     const text = countdownText(remaining);
     if (time && time.textContent !== text) time.textContent = text;
@@ -68,11 +84,29 @@
       sound.warning();
     }
     lastRemaining = remaining;
-    // The level ran out here: ask the server for the next one (retry each second until it shows).
+    // The level ran out and nothing is in hand: ask the server (each second until it shows).
     if (running && remaining <= 0 && Date.now() - lastZeroFetch > 1000) {
       lastZeroFetch = Date.now();
       refresh();
     }
+  }
+
+  // Clock states are ordered by (clock version, level): within one version the clock only
+  // moves forward, so an answer that left the server before a newer state never replaces it.
+  // One read a minute later wins anyway (versions go back only when a database was restored).
+  const restoredAfterMs = 60000;
+  function order(el) {
+    if (!el) return [-1, -1, 0];
+    const serverNow = Date.parse(el.dataset.serverNow) || 0;
+    return [Number(el.dataset.version || 0), Number(el.dataset.levelIndex || 0), serverNow];
+  }
+  function olderThanShown(fresh) {
+    const clock = fresh.id === "clock" ? fresh : fresh.querySelector("#clock");
+    if (!clock) return false;
+    const [version, level, read] = order(clock);
+    const [shownVersion, shownLevel, shownRead] = order(clockEl());
+    if (read > shownRead + restoredAfterMs) return false;
+    return version < shownVersion || (version === shownVersion && level < shownLevel);
   }
 
   async function refresh() {
@@ -87,7 +121,7 @@
       const headers = { "HX-Request": "true" };
       if (target && target.dataset.etag) headers["If-None-Match"] = `"${target.dataset.etag}"`;
       const response = await fetch(refreshUrl, { headers, cache: "no-store", credentials: "same-origin" });
-      if (response.status === 200) swap(await response.text());
+      if (response.status === 200) swap(await response.text(), targetId);
     } catch (error) {
       // Offline for a moment: the countdown goes on, the next poll tries again.
     } finally {
@@ -99,12 +133,15 @@
     }
   }
 
-  function swap(html) {
+  // A fragment from a GET or from the stream (serverNow: the server's time as it was sent),
+  // unless what is shown is newer (a floor page also swaps in the answers to its own actions).
+  function swap(html, id, serverNow) {
     const template = document.createElement("template");
     template.innerHTML = html.trim();
-    const fresh = template.content.getElementById(targetId);
-    const target = document.getElementById(targetId);
-    if (!fresh || !target) return;
+    const fresh = template.content.getElementById(id);
+    const target = document.getElementById(id);
+    if (!fresh || !target || olderThanShown(fresh)) return;
+    sentAt = serverNow || null;
     const focused = document.activeElement && document.activeElement.id;
     target.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
@@ -113,6 +150,36 @@
       if (again) again.focus();
     }
     tick();
+  }
+
+  function place(html, serverNow) {
+    swap(html, "clock", serverNow);
+  }
+
+  // The stream's ids: "<clock version>.<milliseconds>", ordered as above.
+  function newer(id, than) {
+    if (!than) return true;
+    const [version, stamp] = id.split(".").map(Number);
+    const [thanVersion, thanStamp] = than.split(".").map(Number);
+    if (stamp > thanStamp + restoredAfterMs) return true;
+    return version > thanVersion || (version === thanVersion && stamp > thanStamp);
+  }
+
+  // The clock's state from the stream: show it, keep the next level in hand. The floor page
+  // fetches its whole dashboard instead, so that its controls never lag behind its clock.
+  function applyClock(state) {
+    if (!newer(state.id, clockId)) return;
+    clockId = state.id;
+    upcoming = state.next ? { endsAt: state.next.at, html: state.next.html } : null;
+    const shown = clockEl();
+    if (shown && shown.dataset.etag === state.etag) {
+      const serverNow = Date.parse(state.now);
+      if (!Number.isNaN(serverNow)) serverOffset = serverNow - Date.now();
+    } else if (targetId === "clock") {
+      place(state.html, state.now);
+    } else {
+      refresh();
+    }
   }
 
   // Sound: a WebAudio beep, no audio file; the browser allows it only after a user gesture.
@@ -181,18 +248,34 @@
     });
   }
 
-  if (streamUrl && "EventSource" in window) {
-    const source = new EventSource(streamUrl);
-    source.addEventListener("changed", () => {
-      // Spread the refetches of a room full of phones over half a second (the page still
-      // shows the change well within the 2 s docs/architecture.md promises).
-      setTimeout(refresh, Math.random() * 500);
-      // Other live parts of the page (the standings) listen for this and fetch themselves.
-      document.body.dispatchEvent(new CustomEvent("fm:changed"));
+  // One stream per tab. The browser reconnects by itself (sending Last-Event-ID); if it gives
+  // up (an error status), the page opens a new one later and says which state it has.
+  let retryMs = 5000;
+  function openStream() {
+    const url = clockId ? `${streamUrl}?last=${encodeURIComponent(clockId)}` : streamUrl;
+    const source = new EventSource(url);
+    source.addEventListener("open", () => {
+      streamOpen = true;
+      retryMs = 5000;
     });
-    // (Re)connected: catch up on whatever was missed while the stream was down.
-    source.addEventListener("open", () => refresh());
+    source.addEventListener("clock", (event) => applyClock(JSON.parse(event.data)));
+    source.addEventListener("changed", (event) => {
+      const message = JSON.parse(event.data);
+      // Standings and seats changed: their parts of the page fetch themselves.
+      if (message.what === "standings") document.body.dispatchEvent(new CustomEvent("fm:changed"));
+      // A clock change that came without its state, or the floor's controls: fetch.
+      if (message.what !== "standings" || targetId !== "clock") refresh();
+    });
+    source.addEventListener("error", () => {
+      streamOpen = false;
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(openStream, retryMs);
+        retryMs = Math.min(retryMs * 2, 60000);
+      }
+    });
   }
+  if (streamUrl && "EventSource" in window) openStream();
+
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) {
       tick();
@@ -203,7 +286,8 @@
     if (event.persisted) refresh();
   });
   setInterval(() => {
-    if (!document.hidden && Date.now() - lastFetch >= pollMs) refresh();
+    const every = streamOpen ? streamPollMs : pollMs;
+    if (!document.hidden && Date.now() - lastFetch >= every) refresh();
   }, 1000);
   setInterval(tick, 200);
   tick();

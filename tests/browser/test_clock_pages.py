@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser.conftest import login
 from tests.factories import make_event, make_structure, make_user
+from tournaments.services import ClockAction, act_on_clock
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -113,3 +118,83 @@ def test_the_dashboard_needs_floor_staff(live_server, page, event):
     login(page, live_server, "player")
     response = page.goto(f"{live_server.url}/events/{event.pk}/floor/")
     assert response.status == 403
+
+
+def block(page, pattern):
+    """Abort every request to ``pattern``; the list of the URLs that were tried."""
+    tried = []
+
+    def handler(route):
+        tried.append(route.request.url)
+        route.abort()
+
+    page.route(pattern, handler)
+    return tried
+
+
+def test_a_phone_shows_a_level_pushed_by_the_floor_without_a_refetch(
+    live_server, page, phone_page, event
+):
+    phone_page.goto(f"{live_server.url}/e/{event.code}/")
+    expect(phone_page.get_by_test_id("clock-status")).to_have_text("Not started")
+    fragment_requests = block(phone_page, f"**/e/{event.code}/clock/**")
+    open_dashboard(page, live_server, event)
+    page.get_by_role("button", name="Start the clock").click()
+    expect(phone_page.get_by_test_id("clock-status")).to_have_text("Running", timeout=FOLLOW_MS)
+
+    page.get_by_role("button", name="Next level").click()
+    expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 2", timeout=FOLLOW_MS)
+    expect(phone_page.get_by_test_id("blinds")).to_contain_text("50 / 100")
+    expect(phone_page.locator("[data-countdown]")).to_have_text(re.compile(r"^1[12]:\d\d$"))
+    assert fragment_requests == [], "the phone fetched the clock fragment"
+
+
+def test_a_phone_shows_the_next_level_on_time_when_the_level_runs_out(
+    live_server, phone_page, event
+):
+    """The stream sent the next level ahead: the phone shows it at the boundary by itself (no
+    beat runs here, so nothing else could tell it)."""
+    floor = make_user(username="floor2", role="floor")
+    three_seconds_left = timezone.now() - timedelta(minutes=12) + timedelta(seconds=3)
+    act_on_clock(event_id=event.pk, actor=floor, action=ClockAction.START, now=three_seconds_left)
+    phone_page.goto(f"{live_server.url}/e/{event.code}/")
+    fragment_requests = block(phone_page, f"**/e/{event.code}/clock/**")
+    expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 1")
+    expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 2", timeout=6_000)
+    expect(phone_page.get_by_test_id("blinds")).to_contain_text("50 / 100")
+    expect(phone_page.locator("[data-countdown]")).to_have_text(re.compile(r"^1[12]:\d\d$"))
+    assert fragment_requests == [], "the phone fetched the clock fragment"
+
+
+def test_a_page_whose_stream_reconnects_catches_up(live_server, settings, page, phone_page, event):
+    settings.LIVE_WSGI_STREAM_SECONDS = 2  # the test server ends each stream after 2 s
+    phone_page.goto(f"{live_server.url}/e/{event.code}/")
+    open_dashboard(page, live_server, event)
+    page.get_by_role("button", name="Start the clock").click()
+    # The start may fall in the 2 s between two streams: the reconnect brings it.
+    expect(phone_page.get_by_test_id("clock-status")).to_have_text("Running", timeout=6_000)
+
+    # The phone loses its connection: no stream, no fragment.
+    streams = block(phone_page, f"**/e/{event.code}/events/**")
+    block(phone_page, f"**/e/{event.code}/clock/**")
+    phone_page.wait_for_timeout(5_000)  # its stream has ended and cannot come back
+    assert streams, "the phone did not try to reconnect its stream"
+    page.get_by_role("button", name="Next level").click()
+    expect(page.get_by_test_id("level-name")).to_have_text("Level 2")
+    phone_page.wait_for_timeout(1_000)
+    expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 1")
+
+    # Back online (the stream only): the reconnect brings the current state at once. (Chrome
+    # sends Last-Event-ID when it reconnects, though not after failed attempts; the server sends
+    # the current state to a tab that says nothing, or that has another clock version.)
+    reconnects = []
+    phone_page.on(
+        "request",
+        lambda request: (
+            reconnects.append(request) if f"/e/{event.code}/events/" in request.url else None
+        ),
+    )
+    phone_page.unroute(f"**/e/{event.code}/events/**")
+    expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 2", timeout=20_000)
+    expect(phone_page.get_by_test_id("blinds")).to_contain_text("50 / 100")
+    assert reconnects, "the level came by another way than the stream"

@@ -12,18 +12,21 @@ import pytest
 
 
 class Stream:
-    """One open SSE connection read in a thread: (received at, event name, data) in a queue."""
+    """One open SSE connection read in a thread: (received at, event name, data) in a queue;
+    ``ids`` maps each event's data to its `id:` field (the clock states carry one)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, last_event_id: str | None = None) -> None:
         self.url = url
         self.events: queue.Queue[tuple[float, str, str]] = queue.Queue()
+        self.ids: dict[str, str] = {}
         self.status: int | None = None
-        self._client = httpx.Client(timeout=httpx.Timeout(5, read=60))
+        headers = {"Last-Event-ID": last_event_id} if last_event_id else {}
+        self._client = httpx.Client(timeout=httpx.Timeout(5, read=60), headers=headers)
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
 
     def _read(self) -> None:
-        name, data = "", []
+        name, data, event_id = "", [], ""
         try:
             with self._client.stream("GET", self.url) as response:
                 self.status = response.status_code
@@ -34,9 +37,14 @@ class Stream:
                         name = line[6:].strip()
                     elif line.startswith("data:"):
                         data.append(line[5:].strip())
+                    elif line.startswith("id:"):
+                        event_id = line[3:].strip()
                     elif not line and name:
-                        self.events.put((time.monotonic(), name, "\n".join(data)))
-                        name, data = "", []
+                        text = "\n".join(data)
+                        if event_id:
+                            self.ids[text] = event_id
+                        self.events.put((time.monotonic(), name, text))
+                        name, data, event_id = "", [], ""
         except httpx.HTTPError as error:
             self.events.put((time.monotonic(), "error", repr(error)))
 
@@ -64,3 +72,18 @@ def next_changed(stream: Stream, timeout: float) -> tuple[float, dict[str, objec
         assert name != "error", data
         if name == "changed":
             return received, json.loads(data)
+
+
+def next_clock(
+    stream: Stream, timeout: float, *, newer_than: int = -1
+) -> tuple[float, dict[str, object]]:
+    """The next clock state of a version above ``newer_than`` (nudges, heartbeats skipped)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        received, name, data = stream.next(max(deadline - time.monotonic(), 0.01))
+        assert name != "error", data
+        if name == "clock":
+            state = json.loads(data)
+            assert stream.ids[data] == state["id"], "the SSE id is not the state's id"
+            if int(state["version"]) > newer_than:
+                return received, state

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.integration.conftest import ROOT, VENV_BIN, base_env, celery, free_port, wait_until
-from tests.integration.sse import Stream, next_changed
+from tests.integration.sse import Stream, next_clock
 
 pytestmark = pytest.mark.integration
 
@@ -142,8 +142,14 @@ def test_embedded_default_serves_the_demo_and_its_worker_records_level_changes(
             what="the worker on the file broker to record level 2",
         )
         assert level_starts(database) == [(1, 0, "floor"), (2, 1, "clock")]
-        whats = [next_changed(stream, timeout=10)[1]["what"] for _ in range(2)]
-        assert whats == ["clock", "level"], "the worker's announcement did not reach the stream"
+        # The stream carries the clock's state: on connect, after the floor's change, and when
+        # the worker announces level 2.
+        states = [next_clock(stream, timeout=10)[1] for _ in range(3)]
+        assert [(s["what"], s["version"], s["level_index"]) for s in states] == [
+            ("clock", 1, 0),
+            ("clock", 2, 0),
+            ("level", 3, 1),
+        ], "the worker's announcement did not reach the stream"
         stream.close()
         assert (var / "broker").is_dir()
         reading = floor_shell(embedded_env, "print(event.read_clock().level_index)")

@@ -1,4 +1,5 @@
-"""The event stream under uvicorn on Redis: a clock change reaches an open stream within 2 s.
+"""The event stream under uvicorn on Redis: a clock change reaches an open stream within 2 s,
+with the clock's state; a stream that reconnects catches up at once by its Last-Event-ID.
 
 uvicorn runs as in production (config.asgi, REDIS_URL set, so LIVE_BUS is redis) on pytest's
 test database; the clock actions run in the test process through the services, whose
@@ -14,6 +15,7 @@ from datetime import timedelta
 import httpx
 import pytest
 from django.conf import settings
+from django.utils import timezone
 
 from tests import factories
 from tests.integration.conftest import (
@@ -24,9 +26,8 @@ from tests.integration.conftest import (
     processes_database_url,
     wait_until,
 )
-from tests.integration.sse import Stream, next_changed
-from tournaments import services
-from tournaments.models import Event
+from tests.integration.sse import Stream, next_changed, next_clock
+from tournaments import live, services
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -71,11 +72,11 @@ def events_server(django_db_setup, tmp_path_factory) -> Iterator[str]:
 
 
 @pytest.fixture
-def open_stream() -> Iterator[Callable[[str], Stream]]:
+def open_stream() -> Iterator[Callable[..., Stream]]:
     streams: list[Stream] = []
 
-    def opener(url: str) -> Stream:
-        stream = Stream(url)
+    def opener(url: str, last_event_id: str | None = None) -> Stream:
+        stream = Stream(url, last_event_id=last_event_id)
         streams.append(stream)
         stream.wait_connected()
         return stream
@@ -90,14 +91,17 @@ def test_a_floor_clock_action_reaches_the_open_stream_within_two_seconds(
 ):
     event = factories.make_event(code="strm01")
     stream = open_stream(f"{events_server}/e/{event.code}/events/")
+    _received, opened = next_clock(stream, timeout=PUSH_DEADLINE)  # the state on connect
+    assert (opened["version"], opened["status"]) == (0, "not_started")
 
     acted = time.monotonic()
     services.act_on_clock(event_id=event.pk, actor=floor_user, action=services.ClockAction.START)
-    received, payload = next_changed(stream, timeout=PUSH_DEADLINE)
+    received, state = next_clock(stream, timeout=PUSH_DEADLINE, newer_than=0)
 
     assert received - acted < PUSH_DEADLINE
-    assert payload["event"] == event.pk
-    assert payload["what"] == "clock"
+    assert (state["event"], state["what"], state["status"]) == (event.pk, "clock", "running")
+    assert 'data-status="running"' in str(state["html"])
+    assert state["next"] is not None  # the level after this one, to show when it runs out
 
 
 def test_a_stream_hears_only_its_own_event_and_the_reconciler_too(
@@ -106,19 +110,54 @@ def test_a_stream_hears_only_its_own_event_and_the_reconciler_too(
     mine = factories.make_event(code="strm02")
     other = factories.make_event(code="strm03", structure=mine.structure)
     stream = open_stream(f"{events_server}/e/{mine.code}/events/")
+    next_clock(stream, timeout=PUSH_DEADLINE)  # the state on connect
 
     services.act_on_clock(event_id=other.pk, actor=floor_user, action=services.ClockAction.START)
-    services.act_on_clock(event_id=mine.pk, actor=floor_user, action=services.ClockAction.START)
-    _received, payload = next_changed(stream, timeout=PUSH_DEADLINE)
-    assert payload["event"] == mine.pk, "a change of another event reached this stream"
+    # Started a level ago (12 minutes and a second): level 2 began a second ago, unrecorded.
+    started = timezone.now() - timedelta(minutes=12, seconds=1)
+    services.act_on_clock(
+        event_id=mine.pk, actor=floor_user, action=services.ClockAction.START, now=started
+    )
+    _received, state = next_clock(stream, timeout=PUSH_DEADLINE)
+    assert state["event"] == mine.pk, "a change of another event reached this stream"
 
     # A level that starts on its own is pushed by the reconciler (beat's job) the same way.
-    later = Event.objects.get(pk=mine.pk).read_clock().ends_at + timedelta(seconds=1)
     acted = time.monotonic()
-    assert services.reconcile_clock(event_id=mine.pk, now=later)
-    received, payload = next_changed(stream, timeout=PUSH_DEADLINE)
+    assert services.reconcile_clock(event_id=mine.pk)
+    received, state = next_clock(stream, timeout=PUSH_DEADLINE, newer_than=1)
     assert received - acted < PUSH_DEADLINE
-    assert (payload["event"], payload["what"]) == (mine.pk, "level")
+    assert (state["event"], state["what"], state["level_index"]) == (mine.pk, "level", 1)
+
+
+def test_standings_reach_the_stream_as_a_nudge(events_server, open_stream):
+    event = factories.make_event(code="strm05")
+    stream = open_stream(f"{events_server}/e/{event.code}/events/")
+    live.publish_event_changed(event_id=event.pk, what="standings")
+    _received, payload = next_changed(stream, timeout=PUSH_DEADLINE)
+    assert (payload["event"], payload["what"]) == (event.pk, "standings")
+
+
+def test_a_stream_that_reconnects_gets_what_it_missed_at_once(
+    events_server, open_stream, floor_user
+):
+    """A phone that slept: its browser reconnects with the id of the last state it saw."""
+    event = factories.make_event(code="strm06")
+    first = open_stream(f"{events_server}/e/{event.code}/events/")
+    _received, seen = next_clock(first, timeout=PUSH_DEADLINE)
+    first.close()
+    for action in (services.ClockAction.START, services.ClockAction.NEXT):
+        services.act_on_clock(event_id=event.pk, actor=floor_user, action=action)
+
+    opened = time.monotonic()
+    again = open_stream(f"{events_server}/e/{event.code}/events/", last_event_id=str(seen["id"]))
+    received, state = next_clock(again, timeout=PUSH_DEADLINE)
+    assert received - opened < 1.0
+    assert (state["version"], state["level_index"], state["status"]) == (2, 1, "running")
+    # A tab that has the current state gets nothing more on connect (only heartbeats later).
+    current = open_stream(f"{events_server}/e/{event.code}/events/", last_event_id=str(state["id"]))
+    time.sleep(1.0)
+    names = [current.events.get_nowait()[1] for _ in range(current.events.qsize())]
+    assert "clock" not in names, names
 
 
 def test_an_unknown_event_has_no_stream(events_server):

@@ -11,7 +11,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
+from tests.factories import make_event
 from tournaments import live
+from tournaments.live_clock import state_key
 from tournaments.models import LiveMessage
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -25,27 +27,40 @@ def run(coroutine, timeout=10):
     return asyncio.run(bounded())
 
 
-async def receive_one(listen, *, event_id=7):
+async def receive_one(listen, *, event_id, what="clock"):
     hub = live.Hub(listen)
     await hub.start()
     try:
         queue = hub.subscribe(live.channel_for(event_id))
         other = hub.subscribe(live.channel_for(event_id + 1))
-        await sync_to_async(live.publish_event_changed)(event_id=event_id, what="clock")
-        payload = json.loads(await asyncio.wait_for(queue.get(), 5))
+        await sync_to_async(live.publish_event_changed)(event_id=event_id, what=what)
+        message = await asyncio.wait_for(queue.get(), 5)
         assert other.empty()
-        return payload
+        return message
     finally:
         await hub.stop()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_db_bus_publish_then_listen_receives_it(settings):
+def test_db_bus_publish_then_listen_receives_the_clock_state(settings):
     settings.LIVE_BUS = "db"
-    LiveMessage.objects.create(channel="event:7", payload="old")  # before the listener: skipped
-    payload = run(receive_one(live.listen_db))
-    assert payload["event"] == 7
-    assert payload["what"] == "clock"
+    event = make_event()
+    LiveMessage.objects.create(channel=live.channel_for(event.pk), payload="old")  # skipped
+    message = run(receive_one(live.listen_db, event_id=event.pk))
+    assert message.is_clock
+    assert (message.data["event"], message.data["what"]) == (event.pk, "clock")
+    assert message.data["clock"]["status"] == "not_started"
+    assert 'id="clock"' in message.data["clock"]["views"]["en"]["html"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_standings_go_out_as_a_nudge(settings):
+    settings.LIVE_BUS = "db"
+    event = make_event()
+    message = run(receive_one(live.listen_db, event_id=event.pk, what="standings"))
+    assert not message.is_clock
+    assert sorted(message.data) == ["at", "event", "what"]
+    assert (message.data["event"], message.data["what"]) == (event.pk, "standings")
 
 
 @pytest.mark.skipif(not REDIS_URL, reason="needs the real Redis at REDIS_URL")
@@ -54,11 +69,15 @@ def test_redis_bus_publish_then_the_hub_queue_receives_it(settings):
     settings.LIVE_BUS = "redis"
     settings.REDIS_URL = REDIS_URL
     live._redis.cache_clear()
+    event = make_event()
     try:
-        payload = run(receive_one(live.listen_redis, event_id=9001))
+        message = run(receive_one(live.listen_redis, event_id=event.pk))
+        held = live._redis().hget(state_key(event.pk), "payload")
+        live._redis().delete(state_key(event.pk))
     finally:
         live._redis.cache_clear()
-    assert payload == {"event": 9001, "what": "clock", "at": payload["at"]}
+    assert (message.data["event"], message.data["what"]) == (event.pk, "clock")
+    assert held.decode() == message.raw  # kept for the tabs that connect later
     assert LiveMessage.objects.count() == 0  # Redis, not the table
 
 
@@ -75,22 +94,39 @@ def test_one_hub_per_event_loop_and_streams_share_it(settings):
     run(scenario())
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_stream_sends_changed_then_cleans_up_when_the_client_goes(settings):
-    settings.LIVE_BUS = "db"
-
-    async def scenario():
-        stream = live.stream_event(42, heartbeat=0.2)
-        hello = await anext(stream)
-        assert hello.startswith("retry: 2000\n")
-        hub = await live.get_hub()
-        assert hub.subscribers(live.channel_for(42)) == 1
-        assert await anext(stream) == ": heartbeat\n\n"
-        await sync_to_async(live.publish_event_changed)(event_id=42, what="level")
+def skip_comments(stream):
+    async def next_frame():
         chunk = await anext(stream)
         while chunk.startswith(":"):
             chunk = await anext(stream)
+        return chunk
+
+    return next_frame
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stream_sends_the_state_then_changes_then_cleans_up_when_the_client_goes(settings):
+    settings.LIVE_BUS = "db"
+    event = make_event()
+
+    async def scenario():
+        stream = live.stream_event(event.pk, heartbeat=0.2)
+        next_frame = skip_comments(stream)
+        hello = await anext(stream)
+        assert hello.startswith("retry: 2000\n")
+        current = await anext(stream)  # a tab that says nothing gets the state at once
+        assert current.startswith("id: 0.")
+        assert "\nevent: clock\ndata: {" in current
+        hub = await live.get_hub()
+        assert hub.subscribers(live.channel_for(event.pk)) == 1
+        assert await anext(stream) == ": heartbeat\n\n"
+        await sync_to_async(live.publish_event_changed)(event_id=event.pk, what="standings")
+        chunk = await next_frame()
         assert chunk.startswith("event: changed\ndata: {")
+        assert json.loads(chunk.split("data: ", 1)[1])["what"] == "standings"
+        await sync_to_async(live.publish_event_changed)(event_id=event.pk, what="level")
+        chunk = await next_frame()
+        assert chunk.startswith("id: 0.")
         assert json.loads(chunk.split("data: ", 1)[1])["what"] == "level"
         # The client disconnects: the server cancels the task reading the stream.
         reader = asyncio.create_task(anext(stream))
@@ -98,7 +134,7 @@ def test_the_stream_sends_changed_then_cleans_up_when_the_client_goes(settings):
         reader.cancel()
         with pytest.raises(asyncio.CancelledError):
             await reader
-        assert hub.subscribers(live.channel_for(42)) == 0
+        assert hub.subscribers(live.channel_for(event.pk)) == 0
         await hub.stop()
 
     run(scenario())
@@ -107,15 +143,30 @@ def test_the_stream_sends_changed_then_cleans_up_when_the_client_goes(settings):
 @pytest.mark.django_db(transaction=True)
 def test_the_wsgi_stream_polls_the_bus_and_ends(settings):
     settings.LIVE_BUS = "db"
-    stream = live.stream_event_sync(5, seconds=1.0, heartbeat=0.2)
+    mine = make_event()
+    other = make_event(structure=mine.structure)
+    stream = live.stream_event_sync(mine.pk, seconds=1.0, heartbeat=0.2)
     assert next(stream).startswith("retry: 2000\n")
-    live.publish_event_changed(event_id=5, what="clock")
-    live.publish_event_changed(event_id=6, what="clock")  # another event: not on this stream
+    assert "event: clock" in next(stream)  # the current state
+    live.publish_event_changed(event_id=mine.pk, what="standings")
+    live.publish_event_changed(event_id=other.pk, what="standings")  # not on this stream
     chunks = list(stream)
     changed = [c for c in chunks if c.startswith("event: changed")]
     assert len(changed) == 1
-    assert '"event": 5' in changed[0]
+    assert f'"event": {mine.pk}' in changed[0]
     assert ": heartbeat\n\n" in chunks
+
+
+def test_a_full_queue_drops_its_oldest_message_never_the_newest():
+    async def scenario():
+        hub = live.Hub(live.listen_db)
+        queue = hub.subscribe("event:1")
+        for number in range(live.QUEUE_SIZE + 3):
+            hub.dispatch("event:1", json.dumps({"n": number}))
+        return [json.loads((await queue.get()).raw)["n"] for _ in range(queue.qsize())]
+
+    received = run(scenario())
+    assert received == list(range(3, live.QUEUE_SIZE + 3))
 
 
 @pytest.mark.django_db
@@ -123,8 +174,9 @@ def test_a_bus_failure_does_not_break_the_floor_action(settings, caplog):
     settings.LIVE_BUS = "redis"
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
     live._redis.cache_clear()
+    event = make_event()
     try:
-        live.publish_event_changed(event_id=1, what="clock")
+        live.publish_event_changed(event_id=event.pk, what="clock")
     finally:
         live._redis.cache_clear()
     assert "could not publish" in caplog.text
@@ -138,6 +190,6 @@ def test_old_db_messages_are_pruned(settings):
         LiveMessage.objects.create(channel="event:1", payload="{}", created_at=old)
     while (LiveMessage.objects.order_by("-id").first().pk + 1) % live.DB_PRUNE_EVERY:
         LiveMessage.objects.create(channel="event:1", payload="{}", created_at=old)
-    live.publish_event_changed(event_id=1, what="clock")
+    live.publish_event_changed(event_id=1, what="standings")
     assert list(LiveMessage.objects.values_list("created_at", flat=True)) != []
     assert not LiveMessage.objects.filter(created_at__lt=timezone.now() - live.DB_KEEP).exists()

@@ -1,0 +1,222 @@
+"""The clock on the live bus: each message carries the clock's public state under an ordered id.
+
+A clock message holds the fragment in every language (and the fragment the page shows when the
+level runs out), so a page shows a change without fetching anything. Its id is
+``<clock version>.<milliseconds>``: later ids carry newer states, streams drop an older message
+that arrives late, and a tab that reconnects with ``Last-Event-ID`` gets the current state at once
+when its clock version differs. On Redis the last published state is kept under
+``live:clock:<database>:<event>`` and used when its version is the one in the database; otherwise
+(and on the database bus) the state is rendered for the tab that connects.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import redis
+from django.conf import settings
+from django.utils import timezone
+
+from tournaments.display import clock_state
+from tournaments.models import Event
+
+STATE_SECONDS = 24 * 3600  # an event night; after that the next connect renders it again
+# A state read this much later wins whatever its version: versions only go back when the
+# database was restored (or recreated) under a Redis that kept the old states.
+RESTORED_AFTER_MS = 60_000
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class MessageId:
+    """A clock message's id: the clock version, then when the state was read (ms)."""
+
+    version: int
+    stamp: int
+
+    def __str__(self) -> str:
+        return f"{self.version}.{self.stamp}"
+
+    def supersedes(self, other: MessageId) -> bool:
+        """Whether this state replaces ``other``: a later version, or the same one read later."""
+        if self.stamp > other.stamp + RESTORED_AFTER_MS:
+            return True
+        return self > other
+
+    @classmethod
+    def parse(cls, text: str | None) -> MessageId | None:
+        """The id a tab sent (``Last-Event-ID``); None when missing or not one of ours."""
+        version, _dot, stamp = (text or "").strip().partition(".")
+        if not (version.isdigit() and stamp.isdigit()):
+            return None
+        return cls(int(version), int(stamp))
+
+
+@functools.cache
+def namespace() -> str:
+    """This installation's database: installations (or test runs) that share a Redis never
+    see each other's events, which share ids."""
+    name = str(settings.DATABASES["default"]["NAME"])
+    return hashlib.blake2s(name.encode(), digest_size=4).hexdigest()
+
+
+def state_key(event_id: int) -> str:
+    return f"live:clock:{namespace()}:{event_id}"
+
+
+def clock_payload(event: Event, *, what: str, now: datetime | None = None) -> str:
+    """The bus message of an event's clock as it reads now (event loaded with its structure)."""
+    now = now or timezone.now()
+    message_id = MessageId(event.clock_version, int(now.timestamp() * 1000))
+    return json.dumps(
+        {
+            "event": event.pk,
+            "what": what,
+            "at": now.isoformat(),
+            "id": str(message_id),
+            "clock": clock_state(event, now=now),
+        }
+    )
+
+
+def store_clock_payload(client: redis.Redis, *, channel: str, payload: str, publish: bool) -> None:
+    """Keep ``payload`` as the event's state for the tabs that connect later; publish it."""
+    event_id = json.loads(payload)["event"]
+    with client.pipeline(transaction=True) as pipe:
+        pipe.hset(state_key(event_id), "payload", payload)
+        pipe.expire(state_key(event_id), STATE_SECONDS)
+        if publish:
+            pipe.publish(channel, payload)
+        pipe.execute()
+
+
+def current_clock_payload(
+    event_id: int, *, client: redis.Redis | None, version: int | None = None
+) -> str | None:
+    """The newest clock message of an event: kept in Redis, else rendered from the database.
+
+    ``version`` is the clock version the stream read from the database as the tab connected:
+    a kept state of another version (a publish lost, a database restored) is not used.
+    """
+    if client is not None:
+        held = client.hget(state_key(event_id), "payload")
+        text = held.decode() if isinstance(held, bytes) else held
+        if text and (version is None or _version_of(text) == version):
+            return str(text)
+    event = Event.objects.select_related("structure").filter(pk=event_id).first()
+    if event is None:
+        return None
+    payload = clock_payload(event, what="clock")
+    if client is not None:
+        store_clock_payload(client, channel="", payload=payload, publish=False)
+    return payload
+
+
+def _version_of(payload: str) -> int | None:
+    message_id = MessageId.parse(json.loads(payload).get("id"))
+    return None if message_id is None else message_id.version
+
+
+@dataclass(slots=True)
+class BusMessage:
+    """One message from the bus, parsed once per process, framed once per language."""
+
+    data: dict[str, Any]
+    raw: str
+    id: MessageId | None
+    _parts: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, raw: str) -> BusMessage:
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            data = {}
+        data = data if isinstance(data, dict) else {}
+        message_id = MessageId.parse(data.get("id")) if "clock" in data else None
+        return cls(data=data, raw=raw, id=message_id)
+
+    @property
+    def is_clock(self) -> bool:
+        return self.id is not None
+
+    def frame(self, language: str, *, now: datetime) -> str:
+        """The server-sent event for one tab: the clock in its language, or a `changed` nudge."""
+        if not self.is_clock:
+            return (
+                "event: changed\n" + "".join(f"data: {line}\n" for line in _lines(self.raw)) + "\n"
+            )
+        if language not in self._parts:
+            self._parts[language] = self._clock_parts(language)
+        head, tail = self._parts[language]
+        # The server's time as the frame leaves: a page sets its clock offset from it, also for
+        # a state that was stored a while ago.
+        return head + json.dumps(now.isoformat()) + tail
+
+    def _clock_parts(self, language: str) -> tuple[str, str]:
+        state = self.data["clock"]
+        upcoming = state.get("next")
+        body = {
+            "id": str(self.id),
+            "event": self.data.get("event"),
+            "what": self.data.get("what", "clock"),
+            "version": state["version"],
+            "level_index": state["level_index"],
+            "status": state["status"],
+            "ends_at": state["ends_at"],
+            "remaining_ms": state["remaining_ms"],
+            **_view(state["views"], language),
+            "next": None
+            if upcoming is None
+            else {
+                "at": upcoming["at"],
+                "level_index": upcoming["level_index"],
+                "status": upcoming["status"],
+                **_view(upcoming["views"], language),
+            },
+        }
+        encoded = json.dumps(body, separators=(",", ":"))
+        return f'id: {self.id}\nevent: clock\ndata: {{"now":', "," + encoded[1:] + "\n\n"
+
+
+def _view(views: dict[str, dict[str, str]], language: str) -> dict[str, str]:
+    view = views.get(language) or views.get(settings.LANGUAGE_CODE) or next(iter(views.values()))
+    return {"etag": view["etag"], "html": view["html"]}
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines() or [""]
+
+
+class Cursor:
+    """What one stream has sent: each clock state once, in id order, never an older after a newer.
+
+    On connect the tab gets the current state unless it has its clock version: within one
+    version the clock's state is the same and only time moves it on, which the page counts
+    itself (and, when a level runs out, shows the next one it was sent).
+    """
+
+    def __init__(self, *, language: str, last_event_id: str | None) -> None:
+        self.language = language
+        self.sent = MessageId.parse(last_event_id)
+
+    def resync(self, current: BusMessage) -> str | None:
+        """The frame of the current state for a tab that connects, or None if it has it."""
+        if current.id is None:
+            return None
+        if self.sent is not None and current.id.version == self.sent.version:
+            return None
+        self.sent = current.id
+        return current.frame(self.language, now=timezone.now())
+
+    def frame(self, message: BusMessage) -> str | None:
+        """The frame to send for ``message``, or None when the tab already has something newer."""
+        if message.id is not None:
+            if self.sent is not None and not message.id.supersedes(self.sent):
+                return None
+            self.sent = message.id
+        return message.frame(self.language, now=timezone.now())
