@@ -1,10 +1,13 @@
 """The load side of bench/clock_phones.py: 500 phones on loopback, one asyncio process.
 
-Each phone behaves like static/js/clock.js: one event stream (SSE) on the ASGI server, a
-conditional GET of the clock fragment every poll interval, another at once on every `changed`,
-and one a second once its level has run out until the next level shows. The floor logs in and
-presses clock buttons through the real dashboard form. Plain asyncio sockets keep the client's
-own CPU cost low (the machine has two cores shared with the servers). Prints one JSON report.
+Each phone behaves like static/js/clock.js: one event stream (SSE) on the ASGI server whose
+clock states it shows as they come (the next level, sent ahead, when its level runs out), a
+conditional GET of the clock fragment every 20 s while the stream is up (5 s while it is down),
+and one a second once its level ran out with nothing in hand. Some phones sleep through a change
+and reconnect with Last-Event-ID. The floor logs in and presses clock buttons through the real
+dashboard form. For each change the report says when every phone showed it (p50/p95/max) and
+how many never did. Plain asyncio sockets keep the client's own CPU cost low (the machine has
+two cores shared with the servers). Prints one JSON report.
 """
 
 from __future__ import annotations
@@ -27,9 +30,9 @@ import httpx
 import psycopg
 
 HOST = "127.0.0.1"
-PUSH_WAIT = 10.0  # seconds every phone gets to receive one push before it counts as missed
 ARRIVALS = 25  # phones that open the page together
-FRESH_WAIT = 30.0  # seconds every phone gets to show the new fragment before it counts as late
+HAS_WAIT = 30.0  # seconds every phone gets to show a change before it counts as missing
+SLEEP_SECONDS = 2.0  # how long a sleeping phone's stream is away
 
 
 @dataclass
@@ -89,24 +92,35 @@ async def get(port: int, path: str, headers: dict[str, str]) -> tuple[int, dict[
 
 ENDS_AT = re.compile(rb'data-ends-at="([^"]*)"')
 LEVEL = re.compile(rb'data-level-index="(\d+)"')
+VERSION = re.compile(rb'data-version="(\d+)"')
+ETAG = re.compile(rb'data-etag="([^"]*)"')
+TICK = 0.2  # clock.js ticks every 200 ms
 
 
 class Phone:
-    """One phone on the public clock page."""
+    """One phone on the public clock page, doing what static/js/clock.js does."""
 
     def __init__(self, number: int, args: argparse.Namespace, stats: Stats) -> None:
         self.number = number
         self.args = args
         self.stats = stats
-        self.etag: str | None = None
-        self.ends_at: float | None = None
+        self.etag: str | None = None  # the shown fragment's
+        self.ends_at: float | None = None  # the shown level's end (server time), while running
         self.level: int | None = None
+        self.version = -1
+        self.clock_id: str | None = None  # the stream's Last-Event-ID
+        self.upcoming: dict[str, Any] | None = None  # the next level, sent ahead
+        self.offset = 0.0  # the server's clock minus ours
         self.fetching = False
         self.again = False
-        self.last_fetch = 0.0
+        self.last_fetch = time.monotonic()  # the page came with the fragment
         self.last_zero_fetch = 0.0
         self.polling = False
-        self.pushes: list[tuple[float, dict[str, Any]]] = []  # (received, payload)
+        self.stream_open = False
+        self.stream_task: asyncio.Task[None] | None = None
+        # Every change of what the phone shows: (when, level index, clock version, how).
+        self.shown: list[tuple[float, int | None, int, str]] = []
+        self.pushes: list[tuple[float, dict[str, Any]]] = []  # (received, clock state)
         self.fresh: list[tuple[float, int | None]] = []  # (fragment 200 received, level index)
         self.connected = asyncio.Event()
         # asyncio holds tasks (and a stream's reader) only weakly: without these references a
@@ -115,78 +129,59 @@ class Phone:
         # first 500-phone run; tests/bench/test_clock_load.py).
         self.background: set[asyncio.Task[None]] = set()
 
-    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background, referenced until it is done."""
         task = asyncio.create_task(work)
         self.background.add(task)
         task.add_done_callback(self.background.discard)
+        return task
 
-    async def fetch(self, reason: str) -> None:
-        """A conditional GET of the fragment; one at a time, like the page's refresh()."""
-        if self.fetching:
-            self.again = True
-            return
-        self.fetching = True
-        self.last_fetch = time.monotonic()
-        try:
-            while True:
-                await self._fetch_once(reason)
-                if not self.again:
-                    break
-                self.again = False
-        finally:
-            self.fetching = False
+    def show(self, *, level: int | None, version: int, etag: str | None, ends_at: float | None,
+             how: str) -> None:  # fmt: skip
+        if (level, version) != (self.level, self.version):
+            self.shown.append((time.time(), level, version, how))
+        self.level, self.version, self.etag, self.ends_at = level, version, etag, ends_at
 
-    async def _fetch_once(self, reason: str) -> None:
-        headers = {"HX-Request": "true"}
-        if self.etag:
-            headers["If-None-Match"] = self.etag
-        started = time.perf_counter()
-        try:
-            status, response_headers, body = await get(
-                self.args.web_port, self.args.fragment, headers
-            )
-        except OSError:
-            self.stats.error(f"fragment:{reason}:connection")
-            return
-        elapsed = time.perf_counter() - started
-        self.stats.add("fragment", elapsed, status)
-        self.stats.add(f"fragment:{status}", elapsed)
-        if status == 200:
-            self.etag = response_headers.get("etag", self.etag)
-            ends = ENDS_AT.search(body)
-            level = LEVEL.search(body)
-            self.ends_at = parse_time(ends[1].decode()) if ends and ends[1] else None
-            self.level = int(level[1]) if level else None
-            self.fresh.append((time.time(), self.level))
-        elif status != 304:
-            self.stats.error(f"fragment:{reason}:{status}")
+    def has(
+        self, *, version: int = -1, level: int | None = None, since: float = 0.0
+    ) -> float | None:
+        """When the phone first showed ``version`` (or later) or ``level``, from ``since`` on."""
+        for moment, shown_level, shown_version, _how in self.shown:
+            if moment < since:
+                continue
+            if shown_version >= version and (level is None or shown_level == level):
+                return moment
+        return None
 
-    async def poll(self) -> None:
-        """The page's timers: a poll every interval, one a second once the level ran out."""
-        await asyncio.sleep(random.uniform(0, self.args.poll_seconds))
-        while True:
-            if self.polling:
-                now = time.monotonic()
-                ran_out = self.ends_at is not None and time.time() >= self.ends_at
-                if now - self.last_fetch >= self.args.poll_seconds:
-                    self.spawn(self.fetch("poll"))
-                elif ran_out and now - self.last_zero_fetch > 1.0:
-                    self.last_zero_fetch = now
-                    self.spawn(self.fetch("zero"))
-            await asyncio.sleep(1.0)
+    # The stream --------------------------------------------------------------------------
+
+    def connect(self) -> None:
+        self.stream_task = self.spawn(self.stream())
+
+    def disconnect(self) -> None:
+        """The phone sleeps: its stream dies, its timers stop."""
+        if self.stream_task is not None:
+            self.stream_task.cancel()
+        self.stream_open = False
+        self.polling = False
+
+    def wake(self) -> None:
+        """Back: the browser reconnects the stream (Last-Event-ID), the timers run again."""
+        self.polling = True
+        self.connect()
 
     async def stream(self) -> None:
-        """The event stream; every `changed` is timed and triggers a refresh."""
+        """The event stream (one per tab); clock states are applied, nudges fetch."""
         try:
             reader, writer = await asyncio.open_connection(HOST, self.args.events_port)
         except OSError:
             self.stats.error("stream:connect")
             return
         try:
+            last = f"Last-Event-ID: {self.clock_id}\r\n" if self.clock_id else ""
             request = (
                 f"GET {self.args.stream} HTTP/1.1\r\nHost: {HOST}:{self.args.events_port}\r\n"
-                "Accept: text/event-stream\r\n\r\n"
+                f"Accept: text/event-stream\r\n{last}\r\n"
             )
             writer.write(request.encode())
             head = await reader.readuntil(b"\r\n\r\n")
@@ -195,12 +190,14 @@ class Phone:
                 self.stats.error(f"stream:status:{status}")
                 return
             chunked = b"transfer-encoding: chunked" in head.lower()
+            self.stream_open = True
             self.connected.set()
             await self._read_events(reader, chunked)
             self.stats.error("stream:closed")
         except (OSError, asyncio.IncompleteReadError):
             self.stats.error("stream:broken")
         finally:
+            self.stream_open = False
             writer.close()
 
     async def _read_events(self, reader: asyncio.StreamReader, chunked: bool) -> None:
@@ -223,12 +220,118 @@ class Phone:
 
     def _on_block(self, block: str) -> None:
         lines = block.split("\n")
-        if "event: changed" not in lines:
-            return
-        received = time.time()
         data = "\n".join(line[6:] for line in lines if line.startswith("data: "))
-        self.pushes.append((received, json.loads(data)))
-        self.spawn(self.fetch("push"))
+        if "event: clock" in lines:
+            self.apply(json.loads(data))
+        elif "event: changed" in lines and json.loads(data).get("what") != "standings":
+            self.spawn(self.fetch("nudge"))  # a clock change without its state
+
+    def apply(self, state: dict[str, Any]) -> None:
+        """A clock state from the stream: shown at once, the next level kept for its time."""
+        received = time.time()
+        if not newer(state["id"], self.clock_id):
+            return
+        self.clock_id = state["id"]
+        self.pushes.append((received, state))
+        self.offset = parse_time(state["now"]) - received
+        self.upcoming = state["next"]
+        if (state["version"], state["level_index"]) >= (self.version, self.level or 0):
+            ends = parse_time(state["ends_at"]) if state["ends_at"] else None
+            self.show(level=state["level_index"], version=state["version"], etag=state["etag"],
+                      ends_at=ends, how="push")  # fmt: skip
+        if self.upcoming is not None:
+            self.spawn(self.switch_at(self.upcoming))
+
+    async def switch_at(self, upcoming: dict[str, Any]) -> None:
+        """clock.js's tick: at the level's end (seen on its 200 ms tick) show the next one."""
+        due = parse_time(upcoming["at"]) - self.offset + random.uniform(0, TICK)
+        await asyncio.sleep(max(0.0, due - time.time()))
+        shown_end = self.ends_at
+        if self.upcoming is upcoming and shown_end == parse_time(upcoming["at"]):
+            self.upcoming = None
+            etag = ETAG.search(upcoming["html"].encode())
+            ends = ENDS_AT.search(upcoming["html"].encode())
+            self.show(level=upcoming["level_index"], version=self.version,
+                      etag=etag[1].decode() if etag else None,
+                      ends_at=parse_time(ends[1].decode()) if ends and ends[1] else None,
+                      how="ahead")  # fmt: skip
+
+    # The fallback: conditional GETs ----------------------------------------------------------
+
+    async def fetch(self, reason: str) -> None:
+        """A conditional GET of the fragment; one at a time, like the page's refresh()."""
+        if self.fetching:
+            self.again = True
+            return
+        self.fetching = True
+        self.last_fetch = time.monotonic()
+        try:
+            while True:
+                await self._fetch_once(reason)
+                if not self.again:
+                    break
+                self.again = False
+        finally:
+            self.fetching = False
+
+    async def _fetch_once(self, reason: str) -> None:
+        headers = {"HX-Request": "true"}
+        if self.etag:
+            headers["If-None-Match"] = f'"{self.etag}"'
+        started = time.perf_counter()
+        try:
+            status, _response_headers, body = await get(
+                self.args.web_port, self.args.fragment, headers
+            )
+        except OSError:
+            self.stats.error(f"fragment:{reason}:connection")
+            return
+        elapsed = time.perf_counter() - started
+        self.stats.add("fragment", elapsed, status)
+        self.stats.add(f"fragment:{status}", elapsed)
+        if status == 200:
+            level, version = LEVEL.search(body), VERSION.search(body)
+            ends, etag = ENDS_AT.search(body), ETAG.search(body)
+            found = (int(version[1]) if version else 0, int(level[1]) if level else 0)
+            self.fresh.append((time.time(), found[1]))
+            if found >= (self.version, self.level or 0):  # never older than what is shown
+                self.show(level=found[1], version=found[0],
+                          etag=etag[1].decode() if etag else None,
+                          ends_at=parse_time(ends[1].decode()) if ends and ends[1] else None,
+                          how=f"get:{reason}")  # fmt: skip
+        elif status != 304:
+            self.stats.error(f"fragment:{reason}:{status}")
+
+    async def poll(self) -> None:
+        """The page's timers: a poll now and then (often while the stream is down), and one a
+        second once the level ran out with nothing in hand."""
+        await asyncio.sleep(random.uniform(0, 1.0))
+        while True:
+            if self.polling:
+                now = time.monotonic()
+                every = (
+                    self.args.stream_poll_seconds if self.stream_open else self.args.poll_seconds
+                )
+                ran_out = (
+                    self.ends_at is not None
+                    and time.time() + self.offset >= self.ends_at
+                    and self.upcoming is None
+                )
+                if now - self.last_fetch >= every:
+                    self.spawn(self.fetch("poll"))
+                elif ran_out and now - self.last_zero_fetch > 1.0:
+                    self.last_zero_fetch = now
+                    self.spawn(self.fetch("zero"))
+            await asyncio.sleep(1.0)
+
+
+def newer(clock_id: str, than: str | None) -> bool:
+    """clock.js's order of the stream's ids: clock version, then when the state was read."""
+    if than is None:
+        return True
+    version, stamp = (int(part) for part in clock_id.split("."))
+    than_version, than_stamp = (int(part) for part in than.split("."))
+    return (version, stamp) > (than_version, than_stamp)
 
 
 def parse_time(text: str) -> float:
@@ -272,113 +375,106 @@ class Floor:
         assert response.status_code == 303, f"{action}: {response.status_code} {response.text}"
         return sent, answered
 
-    async def remaining_ms(self) -> int:
+    async def reading(self) -> tuple[int, int]:
+        """The time left (ms) and the level index, from the fragment."""
         response = await self.client.get(self.args.fragment)
         found = re.search(r'data-remaining-ms="(\d+)"', response.text)
-        assert found, "the fragment shows no time left"
-        return int(found[1])
+        level = re.search(r'data-level-index="(\d+)"', response.text)
+        assert found and level, "the fragment shows no time left"
+        return int(found[1]), int(level[1])
 
 
-async def gather_pushes(
-    phones: list[Phone], *, what: str, after: float, timeout: float
+def clock_version(args: argparse.Namespace) -> int:
+    """The event's clock version in the database (the floor's action committed)."""
+    with psycopg.connect(args.database_url.replace("postgres://", "postgresql://")) as connection:
+        row = connection.execute(
+            "select clock_version from tournaments_event where id = %s", (args.event_pk,)
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def wait_for(
+    phones: list[Phone], *, version: int = -1, level: int | None = None, since: float
 ) -> list[float | None]:
-    """For each phone, when it received the first push of ``what`` stamped after ``after``."""
-    deadline = time.monotonic() + timeout
+    """For each phone, when it showed the state (bounded by HAS_WAIT); None if it never did."""
+    deadline = time.monotonic() + HAS_WAIT
     while True:
-        found = [first_push(phone, what=what, after=after) for phone in phones]
-        if all(found) or time.monotonic() > deadline:
-            return [item[0] if item else None for item in found]
+        found = [phone.has(version=version, level=level, since=since) for phone in phones]
+        if all(moment is not None for moment in found) or time.monotonic() > deadline:
+            return found
         await asyncio.sleep(0.05)
 
 
-def first_push(phone: Phone, *, what: str, after: float) -> tuple[float, float] | None:
-    for received, payload in phone.pushes:
-        at = parse_time(payload["at"])
-        if payload.get("what") == what and at >= after:
-            return received, at
-    return None
+def change_report(found: list[float | None], start: float) -> dict[str, Any]:
+    """p50/p95/max from ``start`` to each phone having the change, and how many never did."""
+    times = [moment - start for moment in found if moment is not None]
+    return {**summary(times), "missing": sum(moment is None for moment in found), "times": times}
 
 
-async def wait_for_fresh(phones: list[Phone], received: list[float | None]) -> None:
-    """Until every phone that got the push has fetched a fresh fragment since (bounded)."""
-    deadline = time.monotonic() + FRESH_WAIT
-    while time.monotonic() < deadline:
-        pending = [
-            phone
-            for phone, moment in zip(phones, received, strict=True)
-            if moment is not None and fresh_after(phone, moment) is None
-        ]
-        if not pending:
-            return
-        await asyncio.sleep(0.05)
+async def floor_round(
+    phones: list[Phone], floor: Floor, action: str, *, sleepers: list[Phone]
+) -> dict[str, Any]:
+    """One floor action; when each phone shows the new state, from the POST sent. The
+    ``sleepers`` lose their stream before it and reconnect (Last-Event-ID) 2 s after."""
+    for phone in sleepers:
+        phone.disconnect()
+    await asyncio.sleep(0.2)
+    sent, _answered = await floor.press(action)
+    version = await asyncio.to_thread(clock_version, floor.args)
+    awake = [phone for phone in phones if phone not in sleepers]
+    report = {"action": action, "version": version}
+    report["phones"] = change_report(await wait_for(awake, version=version, since=sent), sent)
+    if sleepers:
+        await asyncio.sleep(max(0.0, sent + SLEEP_SECONDS - time.time()))
+        woke = time.time()
+        for phone in sleepers:
+            phone.wake()
+        found = await wait_for(sleepers, version=version, since=sent)
+        report["reconnected"] = change_report(found, woke)
+    return report
 
 
-def fresh_after(phone: Phone, moment: float) -> float | None:
-    return next((received for received, _level in phone.fresh if received >= moment), None)
+async def natural_round(phones: list[Phone], floor: Floor, lead: int) -> dict[str, Any]:
+    """Cut the level to ``lead`` seconds; when each phone shows the next level, from the
+    boundary the reconciler recorded, and when the reconciler's push reached it."""
+    remaining, level = await floor.reading()
+    sent, _answered = await floor.press("add_time", seconds=lead - remaining // 1000)
+    await asyncio.sleep(lead)
+    boundary = None
+    deadline = time.monotonic() + HAS_WAIT
+    while boundary is None and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+        boundary = await asyncio.to_thread(recorded_boundary, floor.args, level + 1)
+    assert boundary is not None, "the reconciler recorded no level start"
+    shown = await wait_for(phones, level=level + 1, since=sent)
+    version = await asyncio.to_thread(clock_version, floor.args)
+    await wait_for(phones, version=version, since=sent)
+    return {
+        "action": "natural",
+        "version": version,
+        "phones": change_report(shown, boundary),
+        "reconciler_push": change_report([push_time(p, version) for p in phones], boundary),
+        "shown_ahead": sum(shown_how(phone, level + 1) == "ahead" for phone in phones),
+    }
 
 
-async def push_round(
-    phones: list[Phone], floor: Floor, stats: Stats, action: str, **extra: int
-) -> float:
-    """One floor action; time to each phone's `changed` and to its fresh fragment."""
-    try:
-        sent, answered = await floor.press(action, **extra)
-    except httpx.TimeoutException:
-        stats.error(f"floor:{action}:timeout")  # the floor could not act: nothing to measure
-        return time.time()
-    stats.add("floor_post", answered - sent)
-    received = await gather_pushes(phones, what="clock", after=sent, timeout=PUSH_WAIT)
-    await wait_for_fresh(phones, received)
-    for phone, moment in zip(phones, received, strict=True):
-        if moment is None:
-            stats.error("push:missed")
-            continue
-        stamp = first_push(phone, what="clock", after=sent)
-        assert stamp is not None
-        stats.add("push_from_commit", moment - stamp[1])
-        stats.add("push_from_post", moment - sent)
-        fresh = fresh_after(phone, moment)
-        if fresh is None:
-            stats.error("late:push:no_fresh_fragment_in_30s")
-        else:
-            stats.add("push_to_fresh_fragment", fresh - sent)
-    return sent
+def shown_how(phone: Phone, level: int) -> str | None:
+    """How the phone first showed ``level``: from the level sent ahead, a push, or a GET."""
+    return next((how for _moment, shown, _version, how in phone.shown if shown == level), None)
 
 
-async def natural_round(phones: list[Phone], floor: Floor, stats: Stats, lead: int) -> None:
-    """Cut the level to ``lead`` seconds; time beat's announcement of the next level."""
-    try:
-        remaining = await floor.remaining_ms()
-        sent, _answered = await floor.press("add_time", seconds=lead - remaining // 1000)
-    except httpx.TimeoutException:
-        stats.error("floor:add_time:timeout")
-        return
-    received = await gather_pushes(phones, what="level", after=sent, timeout=lead + PUSH_WAIT)
-    await wait_for_fresh(phones, received)
-    # The boundary as the reconciler recorded it: when the level really started.
-    ends_at = await asyncio.to_thread(recorded_boundary, floor.args)
-    for phone, moment in zip(phones, received, strict=True):
-        if moment is None or ends_at is None:
-            stats.error("level_push:missed")
-            continue
-        stamp = first_push(phone, what="level", after=sent)
-        assert stamp is not None
-        stats.add("level_push_from_commit", moment - stamp[1])
-        stats.add("level_push_from_boundary", moment - ends_at)
-        fresh = next((r for r, level in phone.fresh if r >= ends_at and level), None)
-        if fresh is None:
-            stats.error("late:level:no_fresh_fragment_in_30s")
-        else:
-            stats.add("level_fresh_from_boundary", fresh - ends_at)
+def push_time(phone: Phone, version: int) -> float | None:
+    return next((moment for moment, state in phone.pushes if state["version"] >= version), None)
 
 
-def recorded_boundary(args: argparse.Namespace) -> float | None:
-    """When the last level that started on its own began, from the reconciler's record."""
+def recorded_boundary(args: argparse.Namespace, level_index: int) -> float | None:
+    """When the level began on its own, as the reconciler recorded it (its real start)."""
     with psycopg.connect(args.database_url.replace("postgres://", "postgresql://")) as connection:
         row = connection.execute(
             "select started_at from tournaments_levelstart where event_id = %s and cause = 'clock'"
-            " order by sequence desc limit 1",
-            (args.event_pk,),
+            " and level_index = %s order by sequence desc limit 1",
+            (args.event_pk, level_index),
         ).fetchone()
     return None if row is None else float(row[0].timestamp())
 
@@ -425,14 +521,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     tasks = []
     for batch in range(0, len(phones), ARRIVALS):  # phones open the page, 100 a second
         for phone in phones[batch : batch + ARRIVALS]:
-            tasks.append(asyncio.create_task(phone.stream()))
+            await phone.fetch("page")  # the page comes with the fragment
+            phone.connect()
         await asyncio.sleep(ARRIVALS / 100)
     try:
         async with asyncio.timeout(60):
             await asyncio.gather(*(phone.connected.wait() for phone in phones))
     except TimeoutError:
         stats.error("stream:not_connected")
-    await asyncio.gather(*(phone.fetch("open") for phone in phones))  # EventSource "open"
     stats.samples.clear()  # the opening burst is not steady state
     stats.statuses.clear()
 
@@ -442,24 +538,25 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     await asyncio.sleep(args.steady_seconds)
     steady = {
         "fragment": summary(stats.samples.get("fragment", [])),
-        "fragment_200": summary(stats.samples.get("fragment:200", [])),
-        "fragment_304": summary(stats.samples.get("fragment:304", [])),
         "statuses": stats.statuses.get("fragment", {}),
         "seconds": args.steady_seconds,
     }
     stats.samples.clear()
     stats.statuses.clear()
 
-    for round_number in range(args.pushes):
-        await push_round(phones, floor, stats, "pause" if round_number % 2 == 0 else "resume")
+    sleepers = phones[:: max(1, round(1 / args.sleepers))] if args.sleepers else []
+    rounds = []
+    for number in range(args.levels):
+        # Every other level change, a tenth of the phones sleeps through it and reconnects.
+        asleep = sleepers if number % 2 == 1 else []
+        rounds.append(await floor_round(phones, floor, "next", sleepers=asleep))
         await asyncio.sleep(1.0)
-    if args.pushes % 2:
-        with contextlib.suppress(httpx.TimeoutException):
-            await floor.press("resume")
-        await asyncio.sleep(2.0)
+    for action in ("pause", "resume"):
+        rounds.append(await floor_round(phones, floor, action, sleepers=[]))
+        await asyncio.sleep(1.0)
     if args.natural:
-        await natural_round(phones, floor, stats, lead=3)
-    push_fragments = {
+        rounds.append(await natural_round(phones, floor, lead=3))
+    during = {
         "fragment": summary(stats.samples.get("fragment", [])),
         "statuses": stats.statuses.get("fragment", {}),
     }
@@ -478,30 +575,38 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
     for task in tasks:
         task.cancel()
+    for phone in phones:
+        phone.disconnect()
     with contextlib.suppress(asyncio.CancelledError):
         await asyncio.gather(*tasks, return_exceptions=True)
     await floor.client.aclose()
-    connected = sum(phone.connected.is_set() for phone in phones)
+    levels = [r for r in rounds if r["action"] == "next"]
     return {
         "phones": args.phones,
-        "streams_connected": connected,
+        "streams_connected": sum(phone.connected.is_set() for phone in phones),
+        "sleepers": len(sleepers),
         "steady": steady,
-        "push": {
-            kind: summary(stats.samples.get(kind, []))
-            for kind in (
-                "floor_post",
-                "push_from_commit",
-                "push_from_post",
-                "push_to_fresh_fragment",
-                "level_push_from_commit",
-                "level_push_from_boundary",
-                "level_fresh_from_boundary",
-            )
-        },  # fmt: skip
-        "push_fragments": push_fragments,
+        "rounds": rounds,
+        "floor_levels": combined([r["phones"] for r in levels]),
+        "during_changes": during,
         "throughput": throughput,
         "errors": stats.errors,
     }
+
+
+def combined(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several changes' phones together: p50/p95/max over all of them, missing summed."""
+    times = [t for r in reports for t in r["times"]]
+    return {**summary(times), "missing": sum(r["missing"] for r in reports)}
+
+
+def without_times(value: Any) -> Any:
+    """The report without the raw times (the JSON stays readable)."""
+    if isinstance(value, dict):
+        return {k: without_times(v) for k, v in value.items() if k != "times"}
+    if isinstance(value, list):
+        return [without_times(v) for v in value]
+    return value
 
 
 def main() -> None:
@@ -512,9 +617,11 @@ def main() -> None:
     parser.add_argument("--code", default="demo")
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--phones", type=int, default=500)
-    parser.add_argument("--poll-seconds", type=float, default=5.0)
+    parser.add_argument("--poll-seconds", type=float, default=5.0)  # stream down
+    parser.add_argument("--stream-poll-seconds", type=float, default=20.0)  # stream up
+    parser.add_argument("--levels", type=int, default=4)  # floor "next level" presses
+    parser.add_argument("--sleepers", type=float, default=0.1)  # share that sleeps and reconnects
     parser.add_argument("--steady-seconds", type=float, default=30.0)
-    parser.add_argument("--pushes", type=int, default=6)
     parser.add_argument("--natural", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--throughput-seconds", type=float, default=10.0)
@@ -522,7 +629,7 @@ def main() -> None:
     args = parser.parse_args()
     args.fragment = f"/e/{args.code}/clock/"
     args.stream = f"/e/{args.code}/events/"
-    print(json.dumps(asyncio.run(run(args)), indent=2))
+    print(json.dumps(without_times(asyncio.run(run(args))), indent=2))
 
 
 if __name__ == "__main__":
