@@ -2,9 +2,10 @@
 
 Two backends, chosen by ``settings.LIVE_BUS``: Redis pub/sub in production, and on the embedded
 default a small table (``LiveMessage``) that the listener polls. Either way each process runs ONE
-listener (DESIGN.md, "Live updates"): an asyncio hub that subscribes once to ``event:*`` and hands
-every message to the queues of the streams open in that process. A clock change travels with the
-clock's public state (tournaments.live_clock); standings changes are nudges the page follows.
+listener (docs/architecture.md, "Live updates"): an asyncio hub that subscribes once to
+``event:*`` and hands every message to the queues of the streams open in that process. A clock
+change travels with the clock's public state (tournaments.live_clock); standings changes are
+nudges the page follows.
 """
 
 from __future__ import annotations
