@@ -199,3 +199,45 @@ def test_docs_name_only_files_that_exist():
             if first in top and ("/" in name or "." in name) and not (ROOT / name).exists():
                 missing.append(f"{doc.relative_to(ROOT)}: {name}")
     assert missing == [], f"the docs name files that do not exist: {missing}"
+
+
+# --- the repository stands alone ----------------------------------------------------------------
+
+_OUTSIDE = re.compile(r"\.\./shared\b|(?<![\w/])(?:DESIGN|RULES|STYLE)\.md\b")
+STANDALONE_DIRS = (*APP_DIRS, "tests", "bench", "scripts", "docs")
+
+
+def outside_references(files: Mapping[str, str]) -> list[str]:
+    """Lines that point at documents outside the repository (../shared, DESIGN.md, RULES.md)."""
+    return [
+        f"{path}:{number}: {line.strip()}"
+        for path, text in files.items()
+        for number, line in enumerate(text.splitlines(), start=1)
+        if _OUTSIDE.search(line)
+    ]
+
+
+def test_outside_references_are_found_and_docs_paths_are_not():
+    files = {
+        "a.py": "# see ../shared/RULES.md\n# R3.7 (docs/rules.md)\n",
+        "b.md": "The design is in DESIGN.md.\n",
+    }
+    assert outside_references(files) == [
+        "a.py:1: # see ../shared/RULES.md",
+        "b.md:1: The design is in DESIGN.md.",
+    ]
+
+
+def test_the_repository_cites_only_its_own_documents():
+    own = Path(__file__).resolve()
+    paths = [
+        path
+        for folder in STANDALONE_DIRS
+        for path in sorted((ROOT / folder).rglob("*"))
+        if path.is_file()
+        and path.suffix in APP_SUFFIXES | {".md", ".sh"}
+        and path != own
+        and "phh" not in path.parts
+    ]
+    files = read_files([*paths, ROOT / "README.md", ROOT / "Makefile", ROOT / "Procfile"])
+    assert outside_references(files) == []
