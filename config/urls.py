@@ -4,10 +4,10 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournaments import event_views
+from scoring import home_views
 
 urlpatterns = [
-    path("", event_views.home, name="home"),
+    path("", home_views.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("tables.urls")),
     path("", include("scoring.urls")),
+    path("", include("scoring.floor_urls")),
     path("", include("scoring.season_urls")),
     path("", include("scoring.payout_urls")),
 ]

@@ -1,4 +1,4 @@
-"""Django admin for seasons (formula changes audited, R6.3), satellite infractions, chip-ups."""
+"""Django admin for seasons (formula changes audited, R6.3) and satellite infractions."""
 
 from __future__ import annotations
 
@@ -8,12 +8,15 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth.models import User
 from django.http import HttpRequest
+from django.urls import reverse
 
 from scoring import payouts
-from scoring.models import ChipUpRace, SatelliteInfraction, Season
+from scoring.models import SatelliteInfraction
 from scoring.payout_models import Deal, EventPayout, PayoutStructure, PayoutTier
 from scoring.season_selectors import formula_choices
 from scoring.season_services import record_season_change
+from tables.admin import ReadOnlyAdmin
+from tournaments.models import Season
 from tournaments.services import record_audit
 
 
@@ -32,6 +35,9 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
     form = SeasonAdminForm
     list_display = ["name", "starts_on", "ends_on", "formula", "updated_at"]
 
+    def view_on_site(self, obj: Season) -> str:
+        return reverse("seasons:season_detail", args=[obj.pk])
+
     def save_model(self, request: HttpRequest, obj: Season, form: Any, change: bool) -> None:
         before = Season.objects.filter(pk=obj.pk).values(*form.changed_data).first() or {}
         super().save_model(request, obj, form, change)
@@ -40,25 +46,10 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
         record_season_change(season=obj, actor=user, changes=changes, created=not change)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin[Any]):
-    """Records written by the floor's services: viewable, never edited here."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-
 @admin.register(SatelliteInfraction)
 class SatelliteInfractionAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "player", "kind", "event", "other_event", "actor"]
     list_filter = ["kind"]
-
-
-@admin.register(ChipUpRace)
-class ChipUpRaceAdmin(ReadOnlyAdmin):
-    list_display = ["created_at", "event", "table", "level_index", "chip_value", "new_chip_value"]
 
 
 # --- payouts (docs/money.md) --------------------------------------------------------------------

@@ -1,19 +1,14 @@
-"""Eliminations and places; seasons, points; satellite infractions; chip-ups; hand-for-hand."""
+"""Eliminations and places; satellite infractions (R5.5)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import F, Q
-from django.urls import reverse
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring import points
-from tables.models import FloorStep, Table
+from tables.models import FloorStep
 from tournaments.models import Entry, Event, Player
 
 
@@ -72,40 +67,6 @@ class Elimination(models.Model):
         return f"{self.entry.player}: {self.place}"
 
 
-class Season(models.Model):
-    """A run of events whose places earn points under one formula at a time (R6.3)."""
-
-    name = models.CharField(_("name"), max_length=120, unique=True)
-    starts_on = models.DateField(_("starts on"))
-    ends_on = models.DateField(_("ends on"))
-    # R6.3: exactly one active formula per season, a key of scoring.points' registry; no
-    # choices here, so a new formula in the registry needs no migration.
-    formula = models.CharField(_("points formula"), max_length=40, default=points.DEFAULT_FORMULA)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["-starts_on", "name"]
-        verbose_name = _("season")
-        verbose_name_plural = _("seasons")
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(ends_on__gte=F("starts_on")), name="season_ends_after_start"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("seasons:season_detail", args=[self.pk])
-
-    def clean(self) -> None:
-        if self.formula not in points.FORMULAS:
-            raise ValidationError({"formula": _("Unknown points formula.")})
-        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
-            raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
-
-
 class InfractionKind(models.TextChoices):
     WARNING = "warning", _("Warning")
     EXCLUSION = "exclusion", _("Exclusion")
@@ -131,71 +92,6 @@ class SatelliteInfraction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.get_kind_display()} ({self.event})"
-
-
-class ChipUpRace(models.Model):
-    """R5.11: one table's chip race after a level: the leftovers, the cards, who got a chip."""
-
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="chip_up_races")
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chip_up_races")
-    # The level (0-based index) after which the chips left play, and their value.
-    level_index = models.PositiveIntegerField()
-    chip_value = models.PositiveIntegerField(_("chip raced off"))
-    new_chip_value = models.PositiveIntegerField(_("new chip"))
-    # One row per player in dealing order: entry, name, seat, small chips, exchanged, leftover,
-    # every card dealt to him (one per leftover chip, R5.11), his best card, new chips.
-    lines: models.JSONField[Any, Any] = models.JSONField(default=list)
-    # The pool's arithmetic (R5.11, TDA 24), in chip value except the chip counts.
-    pool = models.PositiveIntegerField(_("pool"), default=0)
-    race_chips = models.PositiveIntegerField(_("chips raced for"), default=0)
-    lost = models.PositiveIntegerField(_("value lost"), default=0)
-    rounded_up = models.PositiveIntegerField(_("value rounded up"), default=0)
-    created = models.PositiveIntegerField(_("chips created"), default=0)
-    exchanged = models.PositiveIntegerField(_("chips exchanged"), default=0)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["event", "level_index", "table__number"]
-        verbose_name = _("chip-up race")
-        verbose_name_plural = _("chip-up races")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["table", "level_index"], name="chip_up_race_once_per_table_level"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.event} {self.table} L{self.level_index + 1}"
-
-
-class HandForHand(models.Model):
-    """TDA RP-8: one hand dealt hand-for-hand on the satellite bubble; tables report it done."""
-
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="hands_for_hand")
-    number = models.PositiveIntegerField(_("hand"))
-    # Numbers of the tables that have finished this hand; the hand ends when every table has.
-    done_tables: models.JSONField[Any, Any] = models.JSONField(default=list, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    completed_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["event", "number"]
-        verbose_name = _("hand-for-hand hand")
-        verbose_name_plural = _("hand-for-hand hands")
-        constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="hand_for_hand_unique_number"),
-            models.UniqueConstraint(
-                fields=["event"],
-                condition=Q(completed_at__isnull=True),
-                name="hand_for_hand_one_open_hand",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.event} hand-for-hand {self.number}"
 
 
 # The money part of scoring lives in its own module; importing it here registers its models.

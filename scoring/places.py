@@ -7,9 +7,12 @@ from dataclasses import dataclass
 
 from tables.engine.cards import Card
 from tables.seating import Rng, dealt_deck
+from tournaments.entry_services import SATELLITE_BONUS_CHIPS, super_final_stack
+
+# R5.5: a final entry's stack is the entries' business (tournaments); re-exported here.
+__all__ = ["SATELLITE_BONUS_CHIPS", "super_final_stack"]
 
 QUALIFYING_PERCENT = 20  # R5.5: 20% of the entrants qualify
-SATELLITE_BONUS_CHIPS = 3_000  # R5.5: every satellite won adds 3,000 chips to the final stack
 
 
 def satellite_qualifiers(entrants: int) -> int:
@@ -28,13 +31,6 @@ def satellite_qualifiers(entrants: int) -> int:
 def is_qualified(*, place: int, entrants: int) -> bool:
     """R5.5: whether a satellite place earns a seat in the super final."""
     return 1 <= place <= satellite_qualifiers(entrants)
-
-
-def super_final_stack(*, event_stack: int, satellites_won: int) -> int:
-    """R5.5: the final's starting stack plus 3,000 chips per satellite won."""
-    if satellites_won < 0:
-        raise ValueError("satellites won cannot be negative")
-    return event_stack + SATELLITE_BONUS_CHIPS * satellites_won
 
 
 @dataclass(frozen=True)

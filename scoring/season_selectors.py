@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from scoring import places, points
-from scoring.models import Season
 from scoring.standings import Formula, Result, Standing, season_standings
-from tournaments.models import Entry, EntryStatus, Event, EventKind, Player
+from tournaments.models import Entry, EntryStatus, Event, EventKind, Player, Season
 
 # Entrants are the entries whose chips came into play; a registration that never sat is none.
 IN_THE_FIELD = [EntryStatus.PLAYING, EntryStatus.BUSTED, EntryStatus.QUIT, EntryStatus.FINISHED]

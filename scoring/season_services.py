@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring import points
-from scoring.models import Season
+from tournaments.models import Season
 from tournaments.services import record_audit
 
 

@@ -1,8 +1,8 @@
-"""URLs of seasons, players, result exports and the chip-up race."""
+"""URLs of seasons, players, result exports and super-final stacks."""
 
 from django.urls import path
 
-from scoring import chipup_views, season_views
+from scoring import season_views
 
 app_name = "seasons"
 
@@ -16,7 +16,6 @@ urlpatterns = [
     ),
     path("players/<int:pk>/", season_views.player_detail, name="player_detail"),
     path("events/<int:pk>/results.csv", season_views.event_results_csv, name="event_results_csv"),
-    path("events/<int:pk>/floor/chip-up/", chipup_views.chip_up, name="chip_up"),
     path(
         "events/<int:pk>/floor/super-final/",
         season_views.super_final_stacks,

@@ -19,6 +19,7 @@ from django.http import (
     HttpResponseRedirect,
 )
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.cache import get_conditional_response
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -26,13 +27,12 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from scoring import season_selectors as selectors
-from scoring.models import Season
+from scoring.satellites import compute_super_final_stacks
 from scoring.season_forms import FormulaForm, WhatIfForm
 from scoring.season_services import change_season_formula
 from tournaments.entry_services import FloorError
-from tournaments.models import Event, Player
+from tournaments.models import Event, Player, Season
 from tournaments.permissions import admin_required, floor_required
-from tournaments.satellites import compute_super_final_stacks
 from tournaments.selectors import is_admin
 
 
@@ -83,7 +83,7 @@ def season_formula(request: HttpRequest, pk: int) -> HttpResponseBase:
     assert isinstance(user, User)  # noqa: S101 - admin_required lets only users through
     change_season_formula(season_id=season.pk, formula=form.cleaned_data["formula"], actor=user)
     messages.success(request, _("The season now counts points by this formula."))
-    return HttpResponseRedirect(season.get_absolute_url())
+    return HttpResponseRedirect(reverse("seasons:season_detail", args=[season.pk]))
 
 
 def _csv_response(filename: str) -> tuple[HttpResponse, Any]:

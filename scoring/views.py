@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring import forms, services
 from scoring import hand_for_hand_services as hand_for_hand
+from scoring.floor_views import floor_done, floor_failed, form_errors, run_floor_action
 from scoring.selectors import event_standings
-from tables.views import floor_done, floor_failed, form_errors, run_floor_action
 from tournaments.entry_services import FloorError
 from tournaments.models import Entry, EntryStatus, Event
 from tournaments.permissions import acting_user, floor_required

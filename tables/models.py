@@ -154,3 +154,70 @@ class Move(models.Model):
         return f"{self.entry.player}: {self.from_table.number}/{self.from_seat} -> " + (
             f"{self.to_table.number}/{self.to_seat}"
         )
+
+
+class ChipUpRace(models.Model):
+    """R5.11: one table's chip race after a level: the leftovers, the cards, who got a chip."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="chip_up_races")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chip_up_races")
+    # The level (0-based index) after which the chips left play, and their value.
+    level_index = models.PositiveIntegerField()
+    chip_value = models.PositiveIntegerField(_("chip raced off"))
+    new_chip_value = models.PositiveIntegerField(_("new chip"))
+    # One row per player in dealing order: entry, name, seat, small chips, exchanged, leftover,
+    # every card dealt to him (one per leftover chip, R5.11), his best card, new chips.
+    lines: models.JSONField[Any, Any] = models.JSONField(default=list)
+    # The pool's arithmetic (R5.11, TDA 24), in chip value except the chip counts.
+    pool = models.PositiveIntegerField(_("pool"), default=0)
+    race_chips = models.PositiveIntegerField(_("chips raced for"), default=0)
+    lost = models.PositiveIntegerField(_("value lost"), default=0)
+    rounded_up = models.PositiveIntegerField(_("value rounded up"), default=0)
+    created = models.PositiveIntegerField(_("chips created"), default=0)
+    exchanged = models.PositiveIntegerField(_("chips exchanged"), default=0)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["event", "level_index", "table__number"]
+        verbose_name = _("chip-up race")
+        verbose_name_plural = _("chip-up races")
+        db_table = "scoring_chipuprace"  # born in scoring: the table keeps its name
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "level_index"], name="chip_up_race_once_per_table_level"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.table} L{self.level_index + 1}"
+
+
+class HandForHand(models.Model):
+    """TDA RP-8: one hand dealt hand-for-hand on the satellite bubble; tables report it done."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="hands_for_hand")
+    number = models.PositiveIntegerField(_("hand"))
+    # Numbers of the tables that have finished this hand; the hand ends when every table has.
+    done_tables: models.JSONField[Any, Any] = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("hand-for-hand hand")
+        verbose_name_plural = _("hand-for-hand hands")
+        db_table = "scoring_handforhand"  # born in scoring: the table keeps its name
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="hand_for_hand_unique_number"),
+            models.UniqueConstraint(
+                fields=["event"],
+                condition=Q(completed_at__isnull=True),
+                name="hand_for_hand_one_open_hand",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} hand-for-hand {self.number}"

@@ -8,10 +8,11 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from scoring import places
 from tournaments import live
 from tournaments.models import Entry, EntryStatus, Event, EventKind, EventStatus, Player
 from tournaments.services import record_audit
+
+SATELLITE_BONUS_CHIPS = 3_000  # R5.5: every satellite won adds 3,000 chips to the final stack
 
 
 class FloorError(ValueError):
@@ -67,11 +68,18 @@ def lock_entries(*, event: Event, entry_ids: Iterable[int]) -> list[Entry]:
     return entries
 
 
+def super_final_stack(*, event_stack: int, satellites_won: int) -> int:
+    """R5.5: the final's starting stack plus 3,000 chips per satellite won (counted by scoring)."""
+    if satellites_won < 0:
+        raise ValueError("satellites won cannot be negative")
+    return event_stack + SATELLITE_BONUS_CHIPS * satellites_won
+
+
 def starting_stack_for(*, event: Event, satellites_won: int) -> int:
     """The event's starting stack, plus 3,000 per satellite won in a super final (R5.5)."""
     if event.kind != EventKind.FINAL:
         return event.starting_stack
-    return places.super_final_stack(event_stack=event.starting_stack, satellites_won=satellites_won)
+    return super_final_stack(event_stack=event.starting_stack, satellites_won=satellites_won)
 
 
 @transaction.atomic

@@ -10,8 +10,7 @@ from django.db.models import Count, Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Season
-from tournaments.models import BlindStructure, Event, EventKind, LevelKind
+from tournaments.models import BlindStructure, Event, EventKind, LevelKind, Season
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
 

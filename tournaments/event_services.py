@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -22,12 +22,10 @@ from tournaments.models import (
     EventMoney,
     EventStatus,
     LevelKind,
+    Season,
 )
 from tournaments.money_models import MONEY_PROBLEMS
 from tournaments.services import record_audit
-
-if TYPE_CHECKING:
-    from scoring.models import Season
 
 
 class EventEditError(ValueError):

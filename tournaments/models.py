@@ -1,4 +1,4 @@
-"""Chip sets, blind structures and their levels, events with their clock, and the audit log."""
+"""Chip sets, blind structures and their levels, seasons, events with their clock, the audit log."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import clock, structures
+
+# R6.1: scoring.points.DEFAULT_FORMULA, the key a new season starts with.
+DEFAULT_POINTS_FORMULA = "linear"
 
 
 class ChipSet(models.Model):
@@ -209,6 +212,39 @@ class Level(models.Model):
             raise ValidationError([message[:1].upper() + message[1:] for message in problems])
 
 
+class Season(models.Model):
+    """A run of events whose places earn points under one formula at a time (R6.3).
+
+    The formulas and the standings are the scoring layer's (scoring.points, scoring.standings):
+    ``formula`` is a key of its registry, checked by scoring's forms, so a new formula needs no
+    migration. The table keeps the name it was created with when the model lived in scoring.
+    """
+
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+    formula = models.CharField(_("points formula"), max_length=40, default=DEFAULT_POINTS_FORMULA)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "scoring_season"
+        ordering = ["-starts_on", "name"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=F("starts_on")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+
+
 class EventKind(models.TextChoices):
     SIT_AND_GO = "sit_and_go", _("Sit & Go")
     SATELLITE = "satellite", _("Satellite")
@@ -256,7 +292,7 @@ class Event(models.Model):
     code = models.CharField(_("short code"), max_length=12, unique=True, default=new_short_code)
     # R6: the season whose standings this event's places count in; none for a one-off.
     season = models.ForeignKey(
-        "scoring.Season",
+        Season,
         on_delete=models.PROTECT,
         null=True,
         blank=True,

@@ -1,4 +1,4 @@
-"""URLs of events, structures and the clock."""
+"""URLs of events, structures and the clock's pages (its controls: scoring.floor_urls)."""
 
 from django.urls import path
 
@@ -15,7 +15,5 @@ urlpatterns = [
     path("events/new/", event_views.event_create, name="event_create"),
     path("events/<int:pk>/edit/", event_views.event_edit, name="event_edit"),
     path("events/<int:pk>/finish/", event_views.event_finish, name="event_finish"),
-    path("events/<int:pk>/floor/", views.event_floor, name="event_floor"),
-    path("events/<int:pk>/clock/", views.clock_action, name="clock_action"),
     *structure_urls.urlpatterns,
 ]

@@ -7,8 +7,6 @@ from typing import Any
 import segno
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.contrib import messages
-from django.contrib.auth.models import User
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import (
@@ -16,24 +14,19 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBase,
-    HttpResponseRedirect,
     StreamingHttpResponse,
 )
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import etag, require_GET, require_POST
-from django.views.decorators.vary import vary_on_headers
+from django.views.decorators.http import etag, require_GET
 from django_htmx.middleware import HtmxDetails
 
 from tournaments import live
-from tournaments.clock_forms import ClockActionForm
 from tournaments.display import ClockDisplay, clock_display, render_clock
 from tournaments.models import Event
-from tournaments.permissions import floor_required
-from tournaments.services import ClockAction, ClockActionError, StaleClockError, act_on_clock
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -168,79 +161,3 @@ async def event_stream(request: HttpRequest, code: str) -> HttpResponseBase:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
-
-
-def _floor_etag(request: HttpRequest, pk: int) -> str | None:
-    if request.headers.get("HX-Request") != "true":
-        return None
-    event = Event.objects.select_related("structure").filter(pk=pk).first()
-    return None if event is None else f"floor-{clock_display(event).etag}"
-
-
-def _render_floor(
-    request: HttpRequest,
-    event: Event,
-    *,
-    partial: bool,
-    error: str | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    display: ClockDisplay = clock_display(event)
-    context = {
-        "event": event,
-        "clock": display,
-        "error": error,
-        "refresh_url": reverse("tournaments:event_floor", args=[event.pk]),
-        "stream_url": reverse("tournaments:event_stream", args=[event.code]),
-        "phone_url": request.build_absolute_uri(event.get_absolute_url()),
-    }
-    template = "tournaments/event_floor.html" + ("#floor" if partial else "")
-    return render(request, template, context, status=status)
-
-
-@floor_required
-@require_GET
-@vary_on_headers("HX-Request")
-@cache_control(no_cache=True, private=True)
-@etag(_floor_etag)
-def event_floor(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The floor dashboard: the clock, its controls and the level list."""
-    event = get_object_or_404(Event.objects.select_related("structure"), pk=pk)
-    return _render_floor(request, event, partial=bool(request.htmx))
-
-
-@floor_required
-@require_POST
-def clock_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """One press of a clock control, checked against the clock version the page showed."""
-    event = get_object_or_404(Event.objects.select_related("structure"), pk=pk)
-    form = ClockActionForm(request.POST)
-    if not form.is_valid():
-        return HttpResponse(form.error_text(), status=400, content_type="text/plain")
-    assert isinstance(request.user, User)  # noqa: S101 - floor_required let only users in
-    data = form.cleaned_data
-    try:
-        event = act_on_clock(
-            event_id=event.pk,
-            actor=request.user,
-            action=ClockAction(data["action"]),
-            expected_version=data["expected_version"],
-            level=data.get("level"),
-            seconds=data.get("seconds"),
-        )
-    except StaleClockError as error:
-        return _refuse(request, event, str(error), status=409)
-    except ClockActionError as error:
-        return _refuse(request, event, str(error), status=400)
-    if request.htmx:
-        return _render_floor(request, event, partial=True)
-    return HttpResponseRedirect(reverse("tournaments:event_floor", args=[event.pk]), status=303)
-
-
-def _refuse(request: HtmxHttpRequest, event: Event, message: str, *, status: int) -> HttpResponse:
-    """htmx: the fresh controls with the reason; without JavaScript: a message and back."""
-    if request.htmx:
-        event.refresh_from_db()
-        return _render_floor(request, event, partial=True, error=message, status=status)
-    messages.error(request, message)
-    return redirect("tournaments:event_floor", pk=event.pk)

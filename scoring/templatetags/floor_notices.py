@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from django import template
 
-from scoring.chipup_services import ChipUpNotice, chip_up_notice
 from scoring.hand_for_hand_services import HandForHandView, hand_for_hand_view
+from tables.chipup_services import ChipUpNotice, chip_up_notice
 from tournaments.models import Event
 
 register = template.Library()

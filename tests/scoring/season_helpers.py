@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from scoring.models import Season
 from tests.factories import make_event, make_structure
-from tournaments.models import Entry, EntryStatus, Event, EventStatus, Player
+from tournaments.models import Entry, EntryStatus, Event, EventStatus, Player, Season
 
 
 def make_season(*, name: str = "Winter", formula: str = "linear") -> Season:

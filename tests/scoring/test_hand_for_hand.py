@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from scoring import hand_for_hand_services as hand_for_hand
 from scoring import services
-from scoring.models import HandForHand
 from scoring.services import StackInput
+from tables.models import HandForHand
 from tests.floor_helpers import at_table, floor_state, seated_event
 from tournaments.models import AuditEvent, Entry, Event, EventKind
 
@@ -157,7 +157,7 @@ def test_two_floor_staff_reporting_the_same_table_at_once_report_it_once():
 def test_the_floor_page_shows_the_banner_and_takes_hand_done_reports(client, floor_user):
     event = satellite_on_the_bubble()
     client.force_login(floor_user)
-    url = reverse("tables:floor", args=[event.pk])
+    url = reverse("floor:tables", args=[event.pk])
     page = client.get(url).content.decode()
     assert 'data-testid="hand-for-hand"' in page and "TDA RP-8" in page
     assert "5 players left, 4 qualify" in page
@@ -172,7 +172,7 @@ def test_the_floor_page_shows_the_banner_and_takes_hand_done_reports(client, flo
     assert audit.actor == floor_user and audit.data["table"] == 2
     bad = client.post(reverse("scoring:hand_done", args=[event.pk]), {"table": "x", "hand": "1"})
     assert bad.status_code == 400
-    dashboard = client.get(reverse("tournaments:event_floor", args=[event.pk])).content.decode()
+    dashboard = client.get(reverse("floor:event_floor", args=[event.pk])).content.decode()
     assert 'data-testid="hand-for-hand-banner"' in dashboard
 
 
@@ -181,5 +181,5 @@ def test_no_banner_off_the_bubble(client, floor_user):
     event, _ = seated_event(players=20, tables=2)
     Event.objects.filter(pk=event.pk).update(kind=EventKind.SATELLITE)
     client.force_login(floor_user)
-    page = client.get(reverse("tables:floor", args=[event.pk])).content.decode()
+    page = client.get(reverse("floor:tables", args=[event.pk])).content.decode()
     assert 'data-testid="hand-for-hand"' not in page and 'data-testid="hand-done-' not in page

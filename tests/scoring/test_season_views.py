@@ -7,9 +7,8 @@ import io
 
 import pytest
 
-from scoring.models import Season
 from tests.scoring.season_helpers import finished_event, make_season
-from tournaments.models import AuditEvent, Player
+from tournaments.models import AuditEvent, Player, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -131,7 +130,7 @@ def test_bad_formula_key_is_400_with_the_reason_and_nothing_changes(client, admi
 def test_the_django_admin_audits_a_formula_change(client, admin_user, season):
     client.force_login(admin_user)
     response = client.post(
-        f"/admin/scoring/season/{season.pk}/change/",
+        f"/admin/tournaments/season/{season.pk}/change/",
         {"name": season.name, "starts_on": "2026-01-01", "ends_on": "2026-12-31",
          "formula": "linear_x10"},
     )  # fmt: skip
@@ -144,7 +143,7 @@ def test_the_django_admin_audits_a_formula_change(client, admin_user, season):
 def test_the_django_admin_refuses_an_unknown_formula(client, admin_user, season):
     client.force_login(admin_user)
     response = client.post(
-        f"/admin/scoring/season/{season.pk}/change/",
+        f"/admin/tournaments/season/{season.pk}/change/",
         {"name": season.name, "starts_on": "2026-01-01", "ends_on": "2026-12-31",
          "formula": "nonsense"},
     )  # fmt: skip

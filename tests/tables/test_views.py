@@ -15,12 +15,12 @@ from tournaments.models import Entry, EntryStatus
 pytestmark = pytest.mark.django_db
 
 FLOOR_POSTS = [
-    ("tables:register", {"name": "Zed"}),
-    ("tables:draw", {"tables": "1", "seats_per_table": "10", "method": "random"}),
-    ("tables:seat", {"entry": "1"}),
-    ("tables:move", {"entry": "1", "table": "1", "seat": "1"}),
-    ("tables:button", {"table": "1", "seat": "1"}),
-    ("tables:confirm_plan", {"step": "1"}),
+    ("floor:register", {"name": "Zed"}),
+    ("floor:draw", {"tables": "1", "seats_per_table": "10", "method": "random"}),
+    ("floor:seat", {"entry": "1"}),
+    ("floor:move", {"entry": "1", "table": "1", "seat": "1"}),
+    ("floor:button", {"table": "1", "seat": "1"}),
+    ("floor:confirm_plan", {"step": "1"}),
     ("scoring:record_busts", {"out": "1", "stack-1": "100"}),
     ("scoring:record_quit", {"entry": "1"}),
     ("scoring:agreed_stop", {}),
@@ -38,14 +38,14 @@ def event():
 def _urls(event):
     entry = Entry.objects.filter(event=event).first()
     posts = [(reverse(name, args=[event.pk]), data) for name, data in FLOOR_POSTS]
-    posts.append((reverse("tables:check_in", args=[event.pk, entry.pk]), {}))
+    posts.append((reverse("floor:check_in", args=[event.pk, entry.pk]), {}))
     return posts
 
 
 def test_anonymous_users_are_sent_to_log_in_for_every_floor_action(client, event):
     before = snapshot(event)
     for url in [
-        reverse("tables:floor", args=[event.pk]),
+        reverse("floor:tables", args=[event.pk]),
         reverse("tables:floor_print", args=[event.pk]),
     ]:
         response = client.get(url)
@@ -61,7 +61,7 @@ def test_players_get_403_for_every_floor_action(client, event, player_user):
     client.force_login(player_user)
     before = snapshot(event)
     for url in [
-        reverse("tables:floor", args=[event.pk]),
+        reverse("floor:tables", args=[event.pk]),
         reverse("tables:floor_print", args=[event.pk]),
     ]:
         assert client.get(url).status_code == 403
@@ -72,7 +72,7 @@ def test_players_get_403_for_every_floor_action(client, event, player_user):
 
 def test_the_floor_page_shows_tables_seats_and_standings(client, event, floor_user):
     client.force_login(floor_user)
-    response = client.get(reverse("tables:floor", args=[event.pk]))
+    response = client.get(reverse("floor:tables", args=[event.pk]))
     body = response.content.decode()
     assert response.status_code == 200
     assert "Table 1" in body and "Table 2" in body
@@ -88,7 +88,7 @@ def test_busts_through_the_form_show_places_and_the_plan(client, event, floor_us
     response = client.post(reverse("scoring:record_busts", args=[event.pk]), data)
     assert response.status_code == 302
     assert [Entry.objects.get(pk=e.pk).place for e in (two, three, one)] == [18, 19, 20]
-    body = client.get(reverse("tables:floor", args=[event.pk])).content.decode()
+    body = client.get(reverse("floor:tables", args=[event.pk])).content.decode()
     assert "Balancing plan" in body and "TDA 11A" in body
     assert "TDA 11D" in body  # halt: table 1 is three short
 
@@ -134,7 +134,7 @@ def test_moving_into_an_occupied_seat_answers_400_with_the_reason(client, event,
     table, number = seat_of(sitter)
     before = snapshot(event)
     response = client.post(
-        reverse("tables:move", args=[event.pk]),
+        reverse("floor:move", args=[event.pk]),
         {"entry": mover.pk, "table": table, "seat": number},
     )
     assert response.status_code == 400
@@ -147,7 +147,7 @@ def test_bad_draw_input_answers_400(client, floor_user):
     factories.make_entries(event=event, count=30)
     client.force_login(floor_user)
     before = snapshot(event)
-    url = reverse("tables:draw", args=[event.pk])
+    url = reverse("floor:draw", args=[event.pk])
     for data, reason in [
         ({"tables": "0", "seats_per_table": "10", "method": "random"}, "Tables"),
         ({"tables": "2", "seats_per_table": "11", "method": "random"}, "Seats per table"),
@@ -164,21 +164,21 @@ def test_register_check_in_and_draw_through_the_forms(client, floor_user):
     event = factories.make_event()
     client.force_login(floor_user)
     for name in ["Anna", "Ben", "Cleo"]:
-        client.post(reverse("tables:register", args=[event.pk]), {"name": name, "check_in": "on"})
-    late = client.post(reverse("tables:register", args=[event.pk]), {"name": "Dora"})
+        client.post(reverse("floor:register", args=[event.pk]), {"name": name, "check_in": "on"})
+    late = client.post(reverse("floor:register", args=[event.pk]), {"name": "Dora"})
     assert late.status_code == 302
     dora = Entry.objects.get(event=event, player__name="Dora")
     assert dora.status == EntryStatus.REGISTERED
-    client.post(reverse("tables:check_in", args=[event.pk, dora.pk]))
+    client.post(reverse("floor:check_in", args=[event.pk, dora.pk]))
     response = client.post(
-        reverse("tables:draw", args=[event.pk]),
+        reverse("floor:draw", args=[event.pk]),
         {"tables": "1", "seats_per_table": "10", "method": "card"},
         headers={"HX-Request": "true"},
     )
     assert response.status_code == 200
     assert b"<html" not in response.content and b'id="floor"' in response.content
     assert Entry.objects.filter(event=event, status=EntryStatus.PLAYING).count() == 4
-    again = client.post(reverse("tables:register", args=[event.pk]), {"name": "anna"})
+    again = client.post(reverse("floor:register", args=[event.pk]), {"name": "anna"})
     assert again.status_code == 400 and "already registered" in again.content.decode()
 
 

@@ -20,11 +20,11 @@ def event():
 
 
 def action_url(event):
-    return reverse("tournaments:clock_action", args=[event.pk])
+    return reverse("floor:clock_action", args=[event.pk])
 
 
 def floor_url(event):
-    return reverse("tournaments:event_floor", args=[event.pk])
+    return reverse("floor:event_floor", args=[event.pk])
 
 
 def state(event):

@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from scoring.chipup_services import race_chip_up
-from scoring.models import ChipUpRace
-from tables.models import Seat, Table
+from tables import chipup
+from tables.chipup_services import race_chip_up
+from tables.models import ChipUpRace, Seat, Table
 from tests.factories import make_entries, make_event, make_structure
-from tournaments import chipup
 from tournaments.models import AuditEvent, Denomination, EntryStatus
 
 pytestmark = pytest.mark.django_db

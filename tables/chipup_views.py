@@ -11,10 +11,10 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from scoring.chipup_forms import ChipUpForm
-from scoring.chipup_services import ChipUpError, DueChipUp, dealing_order, due_chip_up, race_chip_up
-from scoring.models import ChipUpRace
+from tables.chipup_forms import ChipUpForm
+from tables.chipup_services import ChipUpError, DueChipUp, dealing_order, due_chip_up, race_chip_up
 from tables.engine.cards import RANKS
+from tables.models import ChipUpRace
 from tables.services import live_tables
 from tournaments.models import Event
 from tournaments.permissions import floor_required
@@ -75,7 +75,7 @@ def _render(
 ) -> HttpResponse:
     due = due_chip_up(event)
     context = {"event": event, "due": due, "tables": _tables(event, due, posted), "error": error}
-    return render(request, "scoring/chipup_floor.html", context, status=status)
+    return render(request, "tables/chipup_floor.html", context, status=status)
 
 
 @floor_required
@@ -103,5 +103,5 @@ def chip_up(request: HttpRequest, pk: int) -> HttpResponseBase:
         return _render(request, event, posted=(table.number, form), error=str(error), status=400)
     messages.success(request, _("Table %(table)s has raced.") % {"table": table.number})
     return HttpResponseRedirect(
-        reverse("seasons:chip_up", args=[event.pk]) + f"#table-{table.number}"
+        reverse("tables:chip_up", args=[event.pk]) + f"#table-{table.number}"
     )

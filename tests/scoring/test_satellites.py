@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import places
+from scoring import places, satellites
 from scoring.models import InfractionKind, SatelliteInfraction
 from tests.factories import make_event, make_structure
 from tests.scoring.season_helpers import finished_event, make_season, player
-from tournaments import satellites
 from tournaments.models import AuditEvent, Entry, EntryStatus, EventKind, EventStatus
 
 

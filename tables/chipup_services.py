@@ -9,10 +9,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.models import ChipUpRace
+from tables import chipup
 from tables.engine.cards import Card, card_name
-from tables.models import Seat, Table
-from tournaments import chipup
+from tables.models import ChipUpRace, Seat, Table
 from tournaments.entry_services import FloorError, lock_event
 from tournaments.models import Denomination, Event, Level
 from tournaments.services import record_audit

@@ -1,0 +1,134 @@
+"""Hand-for-hand (TDA RP-8, R5.8): the hands dealt in step at every table, "hand done" reports.
+
+When hand-for-hand runs (a satellite's bubble) and the places shared by the busts of one hand
+are the scoring layer's (scoring.hand_for_hand_services): here the number of qualifying places
+is an argument, and a completed hand calls the caller's ``after_hand``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables.balancing import on_the_bubble
+from tables.models import HandForHand, Table
+from tournaments.entry_services import FloorError, lock_event
+from tournaments.models import Entry, Event, EventKind
+from tournaments.services import record_audit
+
+
+class HandForHandError(FloorError):
+    """A "hand done" report for a hand or table that is not in play."""
+
+
+@dataclass(frozen=True)
+class HandForHandView:
+    """What the floor page shows while hand-for-hand runs."""
+
+    hand: HandForHand
+    players_left: int
+    qualifiers: int
+    on_the_bubble: bool  # False once the bubble burst in this hand: it is played out first
+
+    @property
+    def done_tables(self) -> list[int]:
+        return list(self.hand.done_tables)
+
+
+def players_left(event: Event) -> int:
+    return Entry.objects.filter(event=event).in_play().count()
+
+
+def is_on_the_bubble(event: Event, *, qualifiers: int) -> bool:
+    """R5.5, TDA RP-8: a satellite with one player more than its ``qualifiers`` seats."""
+    if event.kind != EventKind.SATELLITE:
+        return False
+    return qualifiers > 0 and on_the_bubble(
+        players_left=players_left(event), paid_places=qualifiers
+    )
+
+
+def open_hand(event: Event) -> HandForHand | None:
+    """The hand-for-hand hand in play, if any."""
+    return HandForHand.objects.filter(event=event, completed_at__isnull=True).first()
+
+
+def start_hand(*, event: Event, actor: User | None) -> HandForHand:
+    """Deal the next hand hand-for-hand (the caller holds the event's lock)."""
+    last = HandForHand.objects.filter(event=event).order_by("-number").first()
+    hand = HandForHand.objects.create(event=event, number=(last.number + 1) if last else 1)
+    record_audit(actor=actor, action="hand_for_hand.started", event=event, hand=hand.number)
+    return hand
+
+
+def drop_hand(*, hand: HandForHand, actor: User | None) -> None:
+    """Hand-for-hand is over before this hand counted: nobody busted in it."""
+    record_audit(actor=actor, action="hand_for_hand.ended", event=hand.event, hand=hand.number)
+    hand.delete()
+
+
+def tables_in_play(event: Event) -> set[int]:
+    return set(
+        Table.objects.filter(event=event, is_broken=False, seated__isnull=False)
+        .values_list("number", flat=True)
+        .distinct()
+    )
+
+
+@transaction.atomic
+def report_hand_done(
+    *,
+    event_id: int,
+    table_number: int,
+    hand_number: int,
+    actor: User | None,
+    after_hand: Callable[[Event], object] | None = None,
+) -> HandForHand:
+    """TDA RP-8: a table has finished the hand-for-hand hand; the last one ends the hand.
+
+    A second report of the same table, or a report for a hand already over, changes nothing.
+    When the hand ends, ``after_hand(event)`` runs under the event's lock (the next hand).
+    """
+    event = lock_event(event_id)
+    hand = open_hand(event)
+    if hand is None or hand.number != hand_number:
+        over = HandForHand.objects.filter(event=event, number=hand_number).first()
+        if over is not None and over.completed_at is not None:
+            return over  # a double click after the last table ended the hand
+        raise HandForHandError(
+            _("No hand-for-hand hand %(hand)s is in play.") % {"hand": hand_number}
+        )
+    tables = tables_in_play(event)
+    if table_number not in tables:
+        raise HandForHandError(_("Table %(table)s is not in play.") % {"table": table_number})
+    if table_number in hand.done_tables:
+        return hand
+    hand.done_tables = sorted([*hand.done_tables, table_number])
+    record_audit(
+        actor=actor, action="hand_for_hand.done", event=event, hand=hand.number, table=table_number
+    )
+    if tables <= set(hand.done_tables):
+        hand.completed_at = timezone.now()
+        record_audit(actor=actor, action="hand_for_hand.completed", event=event, hand=hand.number)
+    hand.save(update_fields=["done_tables", "completed_at"])
+    if hand.completed_at is not None and after_hand is not None:
+        after_hand(event)
+    return hand
+
+
+def hand_for_hand_view(event: Event, *, qualifiers: int) -> HandForHandView | None:
+    """The open hand-for-hand hand with the bubble's numbers, for the floor page."""
+    hand = open_hand(event)
+    if hand is None:
+        return None
+    return HandForHandView(
+        hand=hand,
+        players_left=players_left(event),
+        qualifiers=qualifiers,
+        on_the_bubble=is_on_the_bubble(event, qualifiers=qualifiers),
+    )
