@@ -24,14 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tables.balancing import (  # noqa: E402
-    BalanceSettings,
-    TableState,
-    apply_plan,
-    next_hand,
-    plan_balance,
-    verify_plan,
-)
+from tables.balancing import BalanceSettings, apply_plan, plan_balance, verify_plan  # noqa: E402
+from tables.positions import TableState, next_hand  # noqa: E402
 from tables.seating import TableSpec, draw_opening_seats  # noqa: E402
 
 

@@ -13,8 +13,12 @@ from django.contrib.auth.models import User
 from scoring.models import Elimination, EliminationKind
 from scoring.satellites import qualifying_places
 from tables import hand_for_hand as hands
-from tables.balancing import share_hand_for_hand_place
-from tables.hand_for_hand import HandForHandError, HandForHandView, open_hand
+from tables.hand_for_hand import (
+    HandForHandError,
+    HandForHandView,
+    open_hand,
+    share_hand_for_hand_place,
+)
 from tables.models import HandForHand
 from tournaments.models import Event, EventKind
 

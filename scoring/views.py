@@ -12,7 +12,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import forms, services
+from scoring import forms, services, undo_services
 from scoring import hand_for_hand_services as hand_for_hand
 from scoring.floor_views import floor_done, floor_failed, form_errors, run_floor_action
 from scoring.selectors import event_standings
@@ -95,14 +95,14 @@ def _step_action(request: HttpRequest, pk: int, service: Callable[..., object]) 
 @floor_required
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back the last bust, quit, stop or move."""
-    return _step_action(request, pk, services.undo_last)
+    return _step_action(request, pk, undo_services.undo_last)
 
 
 @require_POST
 @floor_required
 def redo(request: HttpRequest, pk: int) -> HttpResponse:
     """Do again what was undone last."""
-    return _step_action(request, pk, services.redo_next)
+    return _step_action(request, pk, undo_services.redo_next)
 
 
 @require_POST

@@ -7,7 +7,7 @@ is an argument, and a completed hand calls the caller's ``after_hand``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -15,7 +15,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables.balancing import on_the_bubble
 from tables.models import HandForHand, Table
 from tournaments.entry_services import FloorError, lock_event
 from tournaments.models import Entry, Event, EventKind
@@ -38,6 +37,34 @@ class HandForHandView:
     @property
     def done_tables(self) -> list[int]:
         return list(self.hand.done_tables)
+
+
+def on_the_bubble(*, players_left: int, paid_places: int) -> bool:
+    """The next bust is the last one out of the money (satellite: out of the qualifiers)."""
+    return players_left == paid_places + 1  # TDA: hand-for-hand play on the bubble
+
+
+@dataclass(frozen=True)
+class SharedPlace:
+    """Players out in the same hand-for-hand hand at different tables: one shared place."""
+
+    players: tuple[int, ...]
+    place: int  # the best of the places they cover, as in "tied for 8th"
+    places: tuple[int, ...]  # all places covered, for splitting prizes
+
+
+def share_hand_for_hand_place(*, players_left_before: int, busted: Sequence[int]) -> SharedPlace:
+    """TDA: busts in one hand-for-hand hand at different tables tie and share the place.
+
+    With 10 left and three out, they share 8th (places 8, 9 and 10; prizes split). Busts at
+    one table alone are ordered by starting stack instead: scoring.places (R5.6).
+    """
+    if not 0 < len(busted) <= players_left_before or len(set(busted)) != len(busted):
+        raise ValueError("the busted players must be distinct and among the players left")
+    best = players_left_before - len(busted) + 1
+    return SharedPlace(
+        players=tuple(busted), place=best, places=tuple(range(best, players_left_before + 1))
+    )
 
 
 def players_left(event: Event) -> int:

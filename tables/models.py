@@ -138,7 +138,7 @@ class Move(models.Model):
     to_seat = models.PositiveSmallIntegerField()
     reason = models.CharField(max_length=12, choices=MoveReason)
     # TDA 10B: False when the new seat lies between the small blind and the button (R2.7):
-    # the player waits until the button has passed him (tables.balancing.dealt_in).
+    # the player waits until the button has passed him (tables.positions.dealt_in).
     dealt_in = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now)
     confirmed_at = models.DateTimeField(null=True, blank=True)

@@ -22,7 +22,8 @@ from tournaments.structure_forms import (
     ShapeForm,
     StructureForm,
 )
-from tournaments.structures import StructureImportError, StructureProblem, structure_shape
+from tournaments.structure_shape import structure_shape
+from tournaments.structures import StructureImportError, StructureProblem
 
 UNPROCESSABLE = 422
 

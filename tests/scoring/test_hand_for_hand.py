@@ -9,7 +9,7 @@ from django.db import close_old_connections
 from django.urls import reverse
 
 from scoring import hand_for_hand_services as hand_for_hand
-from scoring import services
+from scoring import services, undo_services
 from scoring.services import StackInput
 from tables.models import HandForHand
 from tests.floor_helpers import at_table, floor_state, seated_event
@@ -72,10 +72,10 @@ def test_busts_of_one_hand_at_different_tables_share_the_place_and_undo_restores
     assert step.data["hand_for_hand"] == 1
     audit = AuditEvent.objects.filter(event=event, action="busts.recorded").latest("pk")
     assert audit.data["hand_for_hand"] == 1 and audit.data["shared"]
-    services.undo_last(event_id=event.pk, actor=None)
+    undo_services.undo_last(event_id=event.pk, actor=None)
     assert floor_state(event) == before_second
     assert _place(alone) == 5
-    services.redo_next(event_id=event.pk, actor=None)
+    undo_services.redo_next(event_id=event.pk, actor=None)
     assert [_place(e) for e in (alone, *two)] == [3, 3, 3]
 
 

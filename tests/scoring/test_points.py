@@ -47,3 +47,11 @@ def test_property_every_formula_rewards_a_better_place(entrants):
         assert scores[-1] >= 1
     linear = [points.linear(place=p, entrants=entrants) for p in range(1, entrants + 1)]
     assert sorted(linear) == list(range(1, entrants + 1))
+
+
+def test_a_new_season_starts_with_the_default_formula_of_the_registry():
+    """tournaments.Season sits below scoring: its default is a key of scoring's registry."""
+    from tournaments.models import Season
+
+    default = Season._meta.get_field("formula").default
+    assert default == points.DEFAULT_FORMULA and default in points.FORMULAS

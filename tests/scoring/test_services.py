@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import close_old_connections
 
-from scoring import services
+from scoring import services, undo_services
 from scoring.models import Elimination, EliminationKind
 from scoring.selectors import event_standings
 from scoring.services import StackInput
@@ -202,18 +202,18 @@ def test_undo_and_redo_of_a_hand_restore_exactly():
     )
     after = floor_state(event)
     assert table_services.pending_plan(event) is not None
-    step = services.undo_last(event_id=event.pk, actor=None)
+    step = undo_services.undo_last(event_id=event.pk, actor=None)
     assert floor_state(event) == before
     assert step.status == StepStatus.UNDONE
     assert not Elimination.objects.active().filter(event=event).exists()
     assert (table_services.pending_plan(event) is None) == (plan_before is None)
-    services.redo_next(event_id=event.pk, actor=None)
+    undo_services.redo_next(event_id=event.pk, actor=None)
     redone = floor_state(event)
     # busted_at is the time of the bust itself, also after a redo
     assert redone == after
     assert Elimination.objects.active().filter(event=event).count() == 3
-    with pytest.raises(services.NothingToUndoError):
-        services.redo_next(event_id=event.pk, actor=None)
+    with pytest.raises(undo_services.NothingToUndoError):
+        undo_services.redo_next(event_id=event.pk, actor=None)
     actions = list(AuditEvent.objects.filter(event=event).values_list("action", flat=True))
     assert actions.count("floor.undo") == 1 and actions.count("floor.redo") == 1
 
@@ -225,20 +225,20 @@ def test_a_new_bust_discards_the_redo_stack():
     services.record_busts(
         event_id=event.pk, actor=None, busts=[StackInput(entry_id=first.pk, stack=100)]
     )
-    services.undo_last(event_id=event.pk, actor=None)
+    undo_services.undo_last(event_id=event.pk, actor=None)
     services.record_busts(
         event_id=event.pk, actor=None, busts=[StackInput(entry_id=second.pk, stack=100)]
     )
-    with pytest.raises(services.NothingToUndoError):
-        services.redo_next(event_id=event.pk, actor=None)
+    with pytest.raises(undo_services.NothingToUndoError):
+        undo_services.redo_next(event_id=event.pk, actor=None)
     assert _place(second) == 10 and _place(first) is None
 
 
 @pytest.mark.django_db
 def test_nothing_to_undo():
     event, _ = seated_event(players=4, tables=1)
-    with pytest.raises(services.NothingToUndoError):
-        services.undo_last(event_id=event.pk, actor=None)
+    with pytest.raises(undo_services.NothingToUndoError):
+        undo_services.undo_last(event_id=event.pk, actor=None)
 
 
 @pytest.mark.django_db
@@ -267,7 +267,7 @@ def test_the_last_player_left_wins():
     winner = Entry.objects.get(pk=three.pk)
     assert (winner.status, winner.place) == (EntryStatus.FINISHED, 1)
     assert [line.place for line in event_standings(event).places] == [1, 2, 3]
-    services.undo_last(event_id=event.pk, actor=None)
+    undo_services.undo_last(event_id=event.pk, actor=None)
     assert Entry.objects.filter(event=event, status=EntryStatus.PLAYING).count() == 3
 
 
@@ -334,19 +334,19 @@ def test_a_double_click_on_undo_or_redo_moves_one_step():
         event_id=event.pk, actor=None, busts=[StackInput(entry_id=second.pk, stack=100)]
     )
     for _click in range(2):  # the page offered step two both times
-        assert services.undo_last(event_id=event.pk, actor=None, step_id=two.pk).pk == two.pk
+        assert undo_services.undo_last(event_id=event.pk, actor=None, step_id=two.pk).pk == two.pk
     assert (_place(first), _place(second)) == (10, None)
     assert FloorStep.objects.get(pk=one.pk).status == StepStatus.DONE
     for _click in range(2):
-        assert services.redo_next(event_id=event.pk, actor=None, step_id=two.pk).pk == two.pk
+        assert undo_services.redo_next(event_id=event.pk, actor=None, step_id=two.pk).pk == two.pk
     assert (_place(first), _place(second)) == (10, 9)
     actions = list(AuditEvent.objects.filter(event=event).values_list("action", flat=True))
     assert actions.count("floor.undo") == 1 and actions.count("floor.redo") == 1
-    services.undo_last(event_id=event.pk, actor=None, step_id=two.pk)
-    services.undo_last(event_id=event.pk, actor=None, step_id=one.pk)
+    undo_services.undo_last(event_id=event.pk, actor=None, step_id=two.pk)
+    undo_services.undo_last(event_id=event.pk, actor=None, step_id=one.pk)
     before = snapshot(event)
-    with pytest.raises(services.StaleUndoError):  # a page drawn before both undos
-        services.redo_next(event_id=event.pk, actor=None, step_id=two.pk)
+    with pytest.raises(undo_services.StaleUndoError):  # a page drawn before both undos
+        undo_services.redo_next(event_id=event.pk, actor=None, step_id=two.pk)
     assert snapshot(event) == before
 
 
@@ -362,7 +362,7 @@ def test_a_finished_event_refuses_undo_and_new_busts_and_changes_nothing():
     finish_event(actor=None, event_id=event.pk, confirm_players_in=True)
     before = snapshot(event)
     with pytest.raises(EventFinishedError, match="has finished"):
-        services.undo_last(event_id=event.pk, actor=None)
+        undo_services.undo_last(event_id=event.pk, actor=None)
     with pytest.raises(EventFinishedError):
         services.record_busts(
             event_id=event.pk, actor=None, busts=[StackInput(entry_id=second.pk, stack=900)]

@@ -6,19 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.balancing import (
-    BalanceSettings,
-    TableState,
-    apply_plan,
-    dealt_in,
-    last_big_blind_seat,
-    next_hand,
-    on_the_bubble,
-    plan_balance,
-    share_hand_for_hand_place,
-    verify_plan,
-    worst_open_seats,
-)
+from tables.balancing import BalanceSettings, apply_plan, plan_balance, verify_plan
+from tables.hand_for_hand import on_the_bubble, share_hand_for_hand_place
+from tables.positions import TableState, dealt_in, last_big_blind_seat, next_hand, worst_open_seats
 
 
 def make_table(*, table, seats=10, occupied, button=1, big_blind=None):

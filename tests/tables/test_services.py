@@ -10,6 +10,7 @@ from django.db import close_old_connections
 from django.urls import reverse
 
 from scoring import services as scoring_services
+from scoring import undo_services
 from scoring.services import StackInput
 from tables import services
 from tables.engine.cards import card_name
@@ -273,10 +274,10 @@ def test_undo_and_redo_of_a_confirmed_plan_restore_the_seats_exactly():
     plan = services.pending_plan(event)
     services.confirm_plan(event_id=event.pk, step_id=plan.pk, actor=None)
     after = floor_state(event)
-    scoring_services.undo_last(event_id=event.pk, actor=None)
+    undo_services.undo_last(event_id=event.pk, actor=None)
     assert floor_state(event) == before
     assert FloorStep.objects.get(pk=plan.pk).status == StepStatus.UNDONE
-    scoring_services.redo_next(event_id=event.pk, actor=None)
+    undo_services.redo_next(event_id=event.pk, actor=None)
     assert floor_state(event) == after
     actions = list(AuditEvent.objects.filter(event=event).values_list("action", flat=True))
     assert "floor.undo" in actions and "floor.redo" in actions
@@ -292,7 +293,7 @@ def test_undo_of_a_final_table_unbreaks_the_table():
     plan = services.pending_plan(event)
     services.confirm_plan(event_id=event.pk, step_id=plan.pk, actor=None)
     assert Table.objects.filter(event=event, is_broken=True).count() == 1
-    scoring_services.undo_last(event_id=event.pk, actor=None)
+    undo_services.undo_last(event_id=event.pk, actor=None)
     assert floor_state(event) == before
 
 
@@ -306,7 +307,7 @@ def test_a_manual_move_is_undoable():
         event_id=event.pk, entry_id=mover.pk, actor=None, table_number=2, seat_number=free
     )
     assert seat_of(mover) == (2, free)
-    scoring_services.undo_last(event_id=event.pk, actor=None)
+    undo_services.undo_last(event_id=event.pk, actor=None)
     assert floor_state(event) == before
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from tournaments import presets
 from tournaments.structure_services import export_structure, import_structure, structure_problems
+from tournaments.structure_shape import structure_shape
 from tournaments.structures import (
     BREAK,
     FORMAT,
@@ -17,7 +18,6 @@ from tournaments.structures import (
     chips_at_start,
     limit_small_blind,
     parse_structure_json,
-    structure_shape,
     structure_to_dict,
     validate_levels,
 )
