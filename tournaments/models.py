@@ -28,7 +28,8 @@ from tournaments.structure_models import (
     LevelKind,
 )
 
-# The structure models (tournaments.structure_models) are importable from here too.
+# The structure and money models (tournaments.structure_models, tournaments.money_models) are
+# importable from here too.
 __all__ = [
     "AuditEvent",
     "BlindStructure",
@@ -41,6 +42,7 @@ __all__ = [
     "EntryStatus",
     "Event",
     "EventKind",
+    "EventMoney",
     "EventQuerySet",
     "EventStatus",
     "Game",
@@ -50,6 +52,8 @@ __all__ = [
     "LiveMessage",
     "new_short_code",
     "Player",
+    "Purchase",
+    "PurchaseVoid",
     "Season",
 ]
 

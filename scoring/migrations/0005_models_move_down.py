@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('scoring', '0004_payouts_and_deals'),
         ('tables', '0003_chip_up_race_hand_for_hand'),
-        ('tournaments', '0006_season_moves_down'),
+        ('tournaments', '0007_season_moves_down'),
     ]
 
     operations = [

@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('tables', '0002_move_dealt_in'),
-        ('tournaments', '0006_season_moves_down'),
+        ('tournaments', '0007_season_moves_down'),
         ('scoring', '0003_chip_up_totals_hand_for_hand'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0005_money'),
+        ('tournaments', '0006_purchase_void'),
     ]
 
     operations = [
