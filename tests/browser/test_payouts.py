@@ -65,7 +65,9 @@ def test_the_floor_uses_the_deal_calculator(page, phone_page, live_server):
     for entry in players_left(event)[:3]:
         record_busts(event_id=event.pk, actor=floor, busts=[StackInput(entry.pk, 3_000)])
     login(page, live_server, "floor")
-    page.goto(f"{live_server.url}/events/{event.pk}/floor/deal/")
+    page.goto(f"{live_server.url}/events/{event.pk}/floor/")
+    page.get_by_test_id("deal-link").click()
+    page.wait_for_url(f"**/events/{event.pk}/floor/deal/")
     inputs = page.locator("[data-testid=deal-table] input[name^=chips_]")
     expect(inputs).to_have_count(3)
     for field, chips in zip(inputs.all(), ["9000", "6000", "3000"], strict=True):

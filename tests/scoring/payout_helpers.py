@@ -6,9 +6,11 @@ from scoring.payout_models import PayoutStructure
 from scoring.payout_services import load_payout_presets, set_event_payout
 from scoring.payouts import RemainderRule
 from tables.services import draw_seats
-from tests.factories import make_event
+from tests.factories import make_event, make_structure
 from tournaments.entry_services import register_entry
-from tournaments.models import EventMoney
+from tournaments.models import BlindStructure, EventMoney
+
+STRUCTURE = "Payout test structure"  # shared by the events of one test
 
 NAMES = ("Anna", "Bernd", "Clara", "Dieter", "Eva", "Franz", "Gerda", "Hans", "Ida", "Jan",
          "Karl", "Lena")  # fmt: skip
@@ -28,7 +30,10 @@ def money_event(
 ):
     """An event of ``players`` seated entries who each paid ``buy_in`` + ``fee`` cents, paid
     by the named payout structure (None: no payout structure chosen)."""
-    event = make_event(name=name, code=code)
+    structure = BlindStructure.objects.filter(name=STRUCTURE).first() or make_structure(
+        name=STRUCTURE
+    )
+    event = make_event(structure=structure, name=name, code=code)
     EventMoney.objects.create(event=event, buy_in=buy_in, fee=fee)
     for player in NAMES[:players]:
         register_entry(event_id=event.pk, actor=actor, name=player, check_in=True)

@@ -344,3 +344,22 @@ def test_the_standings_follow_a_saved_deal(client, floor_user):
     assert "Deal (Chip-chop) of the last 3 players:" in html
     assert f'data-deal-entry="{left[0].pk}"><td>{left[0].label}</td><td class="num">€90.00' in html
     assert 'data-testid="payout-table"' not in html  # the deal covers every place still paid
+
+
+def test_the_floor_dashboard_links_the_deal_only_when_the_event_pays_prizes(
+    floor_client, floor_user
+):
+    paid = money_event(actor=floor_user, players=3, code="paid3")
+    free = money_event(actor=floor_user, players=3, payout=None, buy_in=0, fee=0, code="free3")
+    html = floor_client.get(reverse("floor:event_floor", args=[paid.pk])).content.decode()
+    assert f'href="{reverse("payouts:deal", args=[paid.pk])}"' in html
+    html = floor_client.get(reverse("floor:event_floor", args=[free.pk])).content.decode()
+    assert 'data-testid="deal-link"' not in html
+
+
+def test_the_event_list_and_the_home_page_lead_admins_to_the_payouts(admin_client):
+    event = make_event()
+    html = admin_client.get(reverse("tournaments:event_list")).content.decode()
+    assert f'href="{reverse("payouts:event_payouts", args=[event.pk])}"' in html
+    html = admin_client.get(reverse("home")).content.decode()
+    assert f'href="{reverse("payouts:structure_list")}"' in html
