@@ -31,7 +31,7 @@ def parse_stack(raw: str | None) -> int | None:
 
 
 def parse_tie_card(raw: str | None) -> int | None:
-    """A drawn card such as 'As' or 'Td'; None when empty."""
+    """A tie card such as 'As' or 'Td' (in hand, R5.6, or drawn, R5.10); None when empty."""
     text = (raw or "").strip()
     if not text:
         return None
@@ -50,6 +50,7 @@ class StacksForm(forms.Form):
     out = forms.TypedMultipleChoiceField(coerce=int, label=_("Players out"))
     key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
     require_all = False
+    tie_needs_card = _("%(names)s have equal chip counts: each draws a card to decide (R5.10).")
 
     def __init__(self, *args: Any, entries: Sequence[Entry], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -74,12 +75,31 @@ class StacksForm(forms.Form):
             if stack is None:
                 raise forms.ValidationError(_("%(name)s: give the stack.") % {"name": name})
             rows.append(StackInput(entry_id=entry_id, stack=stack, card=card))
+        self.check_tie_cards(rows)
         cleaned["rows"] = rows
         return cleaned
 
+    def check_tie_cards(self, rows: Sequence[StackInput]) -> None:
+        """Every equal stack needs its card, and no card is given twice (R5.6, R5.10)."""
+        groups: dict[int | None, list[StackInput]] = {}
+        for row in rows:
+            groups.setdefault(row.stack, []).append(row)
+        for group in groups.values():
+            if len(group) > 1 and any(row.card is None for row in group):
+                names = ", ".join(self.entries[row.entry_id].player.name for row in group)
+                raise forms.ValidationError(self.tie_needs_card % {"names": names})
+        cards = [row.card for row in rows if row.card is not None]
+        if len(set(cards)) != len(cards):
+            raise forms.ValidationError(_("Two players cannot have the same card."))
+
 
 class BustForm(StacksForm):
-    """R5.6: the players out in one hand and their stacks at the start of the hand."""
+    """R5.6: the players out in one hand, their stacks at its start, for a tie the card in hand."""
+
+    tie_needs_card = _(
+        "%(names)s started the hand with equal stacks: give the higher card in each one's "
+        "hand (R5.6)."
+    )
 
 
 class StopForm(StacksForm):

@@ -34,7 +34,7 @@ class Elimination(models.Model):
     kind = models.CharField(max_length=8, choices=EliminationKind, default=EliminationKind.BUST)
     # R5.6: the stack at the start of the hand; R5.10: the chip count at the stop.
     stack = models.PositiveIntegerField(_("stack"), null=True, blank=True)
-    # R5.6 / R5.10: the card drawn when stacks tie (0..51, tables.engine.cards).
+    # Equal stacks: R5.6 the higher card in his hand, R5.10 the card he drew (0..51, engine.cards).
     card = models.PositiveSmallIntegerField(_("card"), null=True, blank=True)
     place = models.PositiveIntegerField(_("place"))
     # Where the player sat, so an undo puts him back in the same seat.

@@ -43,43 +43,41 @@ class Stack:
 
 @dataclass(frozen=True)
 class Placing:
-    """A player's finishing place; ``card`` is the card he drew to break a tie, if any."""
+    """A finishing place; ``card`` broke a tie: the higher card in hand (R5.6) or drawn (R5.10)."""
 
     player: int
     place: int
     card: Card | None = None
 
 
-def _tie_cards(
+def _checked_cards(*, tied: Sequence[Stack], cards: Mapping[int, Card]) -> dict[int, Card]:
+    """The tied players' cards: one each, real and distinct (two players never hold one card)."""
+    given = {s.player: cards[s.player] for s in tied if s.player in cards}
+    if len(given) < len(tied):
+        raise ValueError("every player with an equal stack needs a card")
+    if len(set(given.values())) < len(given) or not all(0 <= c < 52 for c in given.values()):
+        raise ValueError("the cards must be distinct real cards")
+    return given
+
+
+def _drawn_cards(
     *,
     tied: Sequence[Stack],
     cards: Mapping[int, Card] | None,
     rng: Rng | None,
     deck: Sequence[Card] | None,
 ) -> dict[int, Card]:
-    """A card for each tied player: the ones drawn at the table, or one CSPRNG deck's."""
+    """R5.10: a card drawn by each tied player: the ones drawn at the table, or a CSPRNG deck's."""
     if cards is not None:
-        drawn = {s.player: cards[s.player] for s in tied if s.player in cards}
-        if len(drawn) < len(tied):
-            raise ValueError("every player with an equal stack draws a card")
-        if len(set(drawn.values())) < len(drawn) or not all(0 <= c < 52 for c in drawn.values()):
-            raise ValueError("the drawn cards must be distinct real cards")
-        return drawn
+        return _checked_cards(tied=tied, cards=cards)
     dealt = dealt_deck(rng=rng, deck=deck)
     if len(dealt) < len(tied):
         raise ValueError("the deck has fewer cards than there are tied players")
     return {s.player: c for s, c in zip(tied, dealt, strict=False)}  # in the order given
 
 
-def _ranked(
-    *,
-    stacks: Sequence[Stack],
-    best_place: int,
-    cards: Mapping[int, Card] | None,
-    rng: Rng | None,
-    deck: Sequence[Card] | None,
-) -> tuple[Placing, ...]:
-    """Places from best_place down: more chips higher; equal chips by a drawn card (R1.6)."""
+def _tied(stacks: Sequence[Stack]) -> list[Stack]:
+    """The players whose stack equals another's; refuses a player twice or a negative stack."""
     if len({s.player for s in stacks}) != len(stacks):
         raise ValueError("a player is listed twice")
     if any(s.chips < 0 for s in stacks):
@@ -87,12 +85,17 @@ def _ranked(
     counts: dict[int, int] = {}
     for s in stacks:
         counts[s.chips] = counts.get(s.chips, 0) + 1
-    tied = [s for s in stacks if counts[s.chips] > 1]
-    drawn = _tie_cards(tied=tied, cards=cards, rng=rng, deck=deck) if tied else {}
+    return [s for s in stacks if counts[s.chips] > 1]
+
+
+def _ranked(
+    *, stacks: Sequence[Stack], best_place: int, cards: Mapping[int, Card]
+) -> tuple[Placing, ...]:
+    """Places from best_place down: more chips higher; equal chips by the higher card (R1.6)."""
     # A card number orders rank first, then suit (R1.6): the higher number is the higher card.
-    order = sorted(stacks, key=lambda s: (s.chips, drawn.get(s.player, -1)), reverse=True)
+    order = sorted(stacks, key=lambda s: (s.chips, cards.get(s.player, -1)), reverse=True)
     return tuple(
-        Placing(player=s.player, place=best_place + i, card=drawn.get(s.player))
+        Placing(player=s.player, place=best_place + i, card=cards.get(s.player))
         for i, s in enumerate(order)
     )
 
@@ -102,21 +105,20 @@ def place_same_hand_busts(
     busts: Sequence[Stack],
     players_left_before: int,
     cards: Mapping[int, Card] | None = None,
-    rng: Rng | None = None,
-    deck: Sequence[Card] | None = None,
 ) -> tuple[Placing, ...]:
     """R5.6: players out in one hand, best place first.
 
     Each bust carries the chips he started the hand with. The one who started with more places
-    higher; equal stacks draw a card each, the higher card (rank, then suit: R1.6) placing
-    higher. With 10 left before the hand and three out, the places are 8, 9 and 10, the biggest
-    starting stack taking 8th. Tie cards: ``cards`` (player -> card drawn at the table), else
-    drawn here from ``deck`` (tied players in the order given) or a fresh CSPRNG shuffle.
+    higher; equal stacks are decided by the higher card in each one's hand (rank, then suit:
+    R1.6), which the floor reads off the cards and gives in ``cards`` (player -> card). Nothing
+    is drawn here: a tie without a card is refused. With 10 left before the hand and three out,
+    the places are 8, 9 and 10, the biggest starting stack taking 8th.
     """
     if not 0 < len(busts) <= players_left_before:
         raise ValueError("between one and all of the players left can bust in a hand")
-    best = players_left_before - len(busts) + 1
-    return _ranked(stacks=busts, best_place=best, cards=cards, rng=rng, deck=deck)
+    tied = _tied(busts)
+    in_hand = _checked_cards(tied=tied, cards=cards or {}) if tied else {}
+    return _ranked(stacks=busts, best_place=players_left_before - len(busts) + 1, cards=in_hand)
 
 
 def place_of_quitter(*, players_left: int) -> int:
@@ -133,10 +135,13 @@ def places_by_chip_count(
     rng: Rng | None = None,
     deck: Sequence[Card] | None = None,
 ) -> tuple[Placing, ...]:
-    """R5.10: all agree to stop: places 1..n by chips; equal counts by a drawn card.
+    """R5.10: all agree to stop: places 1..n by chips; equal counts by a card each one draws.
 
-    Tie cards as for place_same_hand_busts: given in ``cards``, else drawn here.
+    The cards drawn at the table come in ``cards``; without them they are drawn here from
+    ``deck`` (tied players in the order given) or a fresh CSPRNG shuffle (R1.1).
     """
     if not stacks:
         raise ValueError("there is nobody left to place")
-    return _ranked(stacks=stacks, best_place=1, cards=cards, rng=rng, deck=deck)
+    tied = _tied(stacks)
+    drawn = _drawn_cards(tied=tied, cards=cards, rng=rng, deck=deck) if tied else {}
+    return _ranked(stacks=stacks, best_place=1, cards=drawn)

@@ -41,12 +41,15 @@ class BadStackError(FloorError):
 
 
 class TieNeedsCardError(FloorError):
-    """Equal stacks and no card drawn to separate them (R5.6, R5.10)."""
+    """Equal stacks without the card that separates them (R5.6: in hand; R5.10: drawn)."""
 
 
 @dataclass(frozen=True)
 class StackInput:
-    """One player as the floor reports him: the entry, his stack and, for a tie, his card."""
+    """One player as the floor reports him: the entry, his stack and, for a tie, his card.
+
+    R5.6 (busts): the higher card in his hand; R5.10 (agreed stop): the card he drew.
+    """
 
     entry_id: int
     stack: int | None
@@ -86,22 +89,42 @@ def _playing(event: Event, ids: Sequence[int]) -> list[Entry]:
     return entries
 
 
-def _tie_cards(rows: Sequence[StackInput], entries: Mapping[int, Entry]) -> dict[int, Card]:
-    """R5.6, R5.10: the cards the floor entered; every equal stack needs one, no card twice."""
+def _tie_cards(
+    rows: Sequence[StackInput], entries: Mapping[int, Entry], *, missing: str
+) -> dict[int, Card]:
+    """The cards the floor entered; every equal stack needs one, no card twice (R5.6, R5.10)."""
     tied: dict[int, list[StackInput]] = {}
     for row in rows:
         tied.setdefault(row.stack or 0, []).append(row)
     for group in tied.values():
         if len(group) > 1 and any(row.card is None for row in group):
             names = ", ".join(entries[row.entry_id].player.name for row in group)
-            raise TieNeedsCardError(
-                _("%(names)s have equal stacks: each draws a card to decide (R5.6).")
-                % {"names": names}
-            )
+            raise TieNeedsCardError(missing % {"names": names})
     cards = {row.entry_id: row.card for row in rows if row.card is not None}
     if len(set(cards.values())) != len(cards):
-        raise TieNeedsCardError(_("Two players cannot draw the same card."))
+        raise TieNeedsCardError(_("Two players cannot have the same card."))
     return cards
+
+
+def _cards_in_hand(rows: Sequence[StackInput], entries: Mapping[int, Entry]) -> dict[int, Card]:
+    """R5.6: for equal starting stacks, the higher card in each one's hand; never drawn here."""
+    return _tie_cards(
+        rows,
+        entries,
+        missing=_(
+            "%(names)s started the hand with equal stacks: give the higher card in each one's "
+            "hand (R5.6)."
+        ),
+    )
+
+
+def _cards_drawn(rows: Sequence[StackInput], entries: Mapping[int, Entry]) -> dict[int, Card]:
+    """R5.10: for equal chip counts, the card each one drew at the table."""
+    return _tie_cards(
+        rows,
+        entries,
+        missing=_("%(names)s have equal chip counts: each draws a card to decide (R5.10)."),
+    )
 
 
 def _stacks(rows: Sequence[StackInput]) -> list[places.Stack]:
@@ -162,8 +185,8 @@ def _bust_places(
 ) -> tuple[dict[int, int], dict[str, object]]:
     """Entry id -> place for a hand's busts, and what the step records for hand-for-hand."""
     placings = places.place_same_hand_busts(
-        busts=_stacks(busts), players_left_before=left, cards=_tie_cards(busts, entries)
-    )  # R5.6: more chips at the start of the hand place higher; equal stacks by the card
+        busts=_stacks(busts), players_left_before=left, cards=_cards_in_hand(busts, entries)
+    )  # R5.6: more chips at the start of the hand place higher; equal: the higher card in hand
     placed = {p.player: p.place for p in placings}
     hand = hand_for_hand.open_hand(event)
     if hand is None:
@@ -264,7 +287,7 @@ def record_agreed_stop(
     for count in counts:
         check_stack(count.stack, name=entries[count.entry_id].player.name)
     placings = places.places_by_chip_count(
-        stacks=_stacks(counts), cards=_tie_cards(counts, entries)
+        stacks=_stacks(counts), cards=_cards_drawn(counts, entries)
     )  # R5.10: chip counts decide, equal counts by the card drawn (rank, then suit)
     placed = {p.player: p.place for p in placings}
     step = start_step(event=event, kind=StepKind.STOP, actor=actor, key=key)

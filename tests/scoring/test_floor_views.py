@@ -208,3 +208,56 @@ def test_undo_through_the_page(client, event, floor_user):
     client.post(reverse("scoring:undo", args=[event.pk]))
     response = client.post(reverse("scoring:undo", args=[event.pk]))
     assert response.status_code == 400 and "Nothing to undo" in response.content.decode()
+
+
+def _tie_post(one, two, cards):
+    data = {"out": [one.pk, two.pk], f"stack-{one.pk}": "800", f"stack-{two.pk}": "800"}
+    return data | {f"card-{k}": v for k, v in cards.items()}
+
+
+@pytest.mark.parametrize(
+    ("cards", "reason"),
+    [({}, "the higher card in each one"), ({"first": "As"}, "the higher card in each one"),
+     ({"first": "As", "second": "as"}, "cannot have the same card")],
+)  # fmt: skip
+def test_a_bust_tie_needs_each_ones_higher_card_in_hand_or_nothing_is_recorded(
+    client, event, floor_user, cards, reason
+):
+    client.force_login(floor_user)
+    one, two = at_table(event, 1)[:2]
+    keyed = {{"first": one.pk, "second": two.pk}[k]: v for k, v in cards.items()}
+    before = snapshot(event)
+    response = client.post(
+        reverse("scoring:record_busts", args=[event.pk]), _tie_post(one, two, keyed)
+    )
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert reason in body  # R5.6: the card in hand, never a drawn one
+    if "higher card" in reason:
+        assert one.player.name in body and two.player.name in body
+    assert snapshot(event) == before
+
+
+def test_a_bust_tie_with_the_cards_in_hand_is_placed_by_them(client, event, floor_user):
+    client.force_login(floor_user)
+    one, two = at_table(event, 1)[:2]
+    data = _tie_post(one, two, {one.pk: "Kd", two.pk: "kS"})
+    response = client.post(reverse("scoring:record_busts", args=[event.pk]), data)
+    assert response.status_code == 302
+    # R5.6, R1.6: equal rank, spades beat diamonds
+    assert [Entry.objects.get(pk=e.pk).place for e in (two, one)] == [19, 20]
+
+
+def test_the_bust_form_asks_for_the_higher_card_in_hand_and_the_stop_for_the_card_drawn(
+    client, event, floor_user
+):
+    client.force_login(floor_user)
+    body = client.get(reverse("floor:tables", args=[event.pk])).content.decode()
+    assert "Higher card in hand (tie)" in body and "Card drawn (tie)" in body
+    player = at_table(event, 1)[0]
+    assert f"Higher card in the hand of {player.player.name}" in body
+    client.cookies["django_language"] = "de"
+    german = client.get(
+        reverse("floor:tables", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+    assert "Höhere Karte auf der Hand (Gleichstand)" in german

@@ -22,10 +22,11 @@ def test_r5_6_bigger_starting_stack_places_higher():
     assert all(p.card is None for p in placings)  # no tie, nobody draws
 
 
-def test_r5_6_equal_stacks_higher_card_places_higher_suit_deciding():
+def test_r5_6_equal_stacks_the_higher_card_in_hand_places_higher_suit_deciding():
     busts = [Stack(player=1, chips=500), Stack(player=2, chips=500), Stack(player=3, chips=800)]
-    # players 1 and 2 tie and draw in the order given: 1 gets the king of hearts, 2 of spades
-    placings = place_same_hand_busts(busts=busts, players_left_before=5, deck=parse_cards("KhKs"))
+    # players 1 and 2 tie: the higher card in 1's hand is the king of hearts, in 2's of spades
+    cards = {1: parse_card("Kh"), 2: parse_card("Ks")}
+    placings = place_same_hand_busts(busts=busts, players_left_before=5, cards=cards)
     assert [(p.player, p.place) for p in placings] == [(3, 3), (2, 4), (1, 5)]
     assert {p.player: p.card for p in placings} == {
         3: None,
@@ -34,27 +35,29 @@ def test_r5_6_equal_stacks_higher_card_places_higher_suit_deciding():
     }
 
 
-def test_r5_6_cards_drawn_at_the_table_decide_a_tie():
+def test_r5_6_the_rank_of_the_card_in_hand_comes_before_its_suit():
     busts = [Stack(player=7, chips=300), Stack(player=8, chips=300)]
     placings = place_same_hand_busts(
         busts=busts,
         players_left_before=2,
-        cards={7: parse_card("Ac"), 8: parse_card("Kd")},
+        cards={7: parse_card("Ac"), 8: parse_card("Ks")},
     )
     assert [(p.player, p.place) for p in placings] == [(7, 1), (8, 2)]
-    with pytest.raises(ValueError, match="draws a card"):
-        place_same_hand_busts(busts=busts, players_left_before=2, cards={7: 3})
+
+
+@pytest.mark.parametrize("cards", [None, {}, {7: 3}])
+def test_r5_6_a_tie_without_the_card_in_hand_is_refused_never_drawn(cards):
+    busts = [Stack(player=7, chips=300), Stack(player=8, chips=300)]
+    with pytest.raises(ValueError, match="needs a card"):
+        place_same_hand_busts(busts=busts, players_left_before=2, cards=cards)
+
+
+def test_r5_6_two_players_cannot_hold_the_same_card():
+    busts = [Stack(player=7, chips=300), Stack(player=8, chips=300)]
     with pytest.raises(ValueError, match="distinct"):
         place_same_hand_busts(busts=busts, players_left_before=2, cards={7: 3, 8: 3})
-
-
-def test_r5_6_tie_draw_uses_a_shuffled_deck():
-    busts = [Stack(player=p, chips=100) for p in range(4)]
-    outcomes = {
-        tuple(p.player for p in place_same_hand_busts(busts=busts, players_left_before=4))
-        for _ in range(40)
-    }
-    assert len(outcomes) > 3
+    with pytest.raises(ValueError, match="distinct"):
+        place_same_hand_busts(busts=busts, players_left_before=2, cards={7: 3, 8: 52})
 
 
 def test_r5_6_refuses_more_busts_than_players_left():
@@ -85,6 +88,22 @@ def test_r5_10_agreed_stop_places_follow_chip_counts():
     assert [(p.player, p.place) for p in placings] == [(2, 1), (3, 2), (1, 3), (4, 4)]
 
 
+def test_r5_10_cards_drawn_at_the_table_decide_equal_counts():
+    stacks = [Stack(player=1, chips=700), Stack(player=2, chips=700)]
+    cards = {1: parse_card("Qd"), 2: parse_card("Jh")}
+    placings = places_by_chip_count(stacks=stacks, cards=cards)
+    assert [(p.player, p.place, p.card) for p in placings] == [
+        (1, 1, parse_card("Qd")),
+        (2, 2, parse_card("Jh")),
+    ]
+
+
+def test_r5_10_without_cards_the_tie_draw_uses_a_shuffled_deck():
+    stacks = [Stack(player=p, chips=100) for p in range(4)]
+    outcomes = {tuple(p.player for p in places_by_chip_count(stacks=stacks)) for _ in range(40)}
+    assert len(outcomes) > 3
+
+
 @pytest.mark.parametrize(
     ("entrants", "qualify"),
     [(1, 1), (2, 1), (5, 1), (7, 1), (8, 2), (9, 2), (10, 2), (12, 2), (13, 3), (30, 6)],
@@ -107,7 +126,8 @@ def test_r5_5_super_final_stack_adds_3000_per_satellite_won():
 def test_property_places_are_a_permutation_and_follow_chips(chips, extra, seed):
     busts = [Stack(player=i, chips=c) for i, c in enumerate(chips)]
     left = len(busts) + extra
-    placings = place_same_hand_busts(busts=busts, players_left_before=left, rng=random.Random(seed))
+    in_hand = dict(enumerate(random.Random(seed).sample(range(52), len(busts))))
+    placings = place_same_hand_busts(busts=busts, players_left_before=left, cards=in_hand)
     assert sorted(p.place for p in placings) == list(range(extra + 1, left + 1))
     assert sorted(p.player for p in placings) == list(range(len(chips)))
     by_player = {p.player: p for p in placings}
@@ -116,5 +136,6 @@ def test_property_places_are_a_permutation_and_follow_chips(chips, extra, seed):
             if a.chips > b.chips:
                 assert by_player[a.player].place < by_player[b.player].place
             elif a.chips == b.chips and a.player != b.player:
-                ca, cb = by_player[a.player].card, by_player[b.player].card
+                ca, cb = in_hand[a.player], in_hand[b.player]
+                assert by_player[a.player].card == ca
                 assert (ca > cb) == (by_player[a.player].place < by_player[b.player].place)

@@ -73,11 +73,48 @@ def test_equal_stacks_without_cards_are_refused_and_change_nothing():
     event, _ = seated_event(players=10, tables=1)
     one, two = at_table(event, 1)[:2]
     before = snapshot(event)
-    with pytest.raises(FloorError, match="card"):
+    # R5.6: the floor gives the higher card in each one's hand; nothing is drawn for them
+    with pytest.raises(services.TieNeedsCardError, match="higher card in each one's hand"):
         services.record_busts(
             event_id=event.pk,
             actor=None,
             busts=[StackInput(entry_id=one.pk, stack=800), StackInput(entry_id=two.pk, stack=800)],
+        )
+    assert snapshot(event) == before
+    assert not Elimination.objects.filter(event=event).exists()
+
+
+@pytest.mark.django_db
+def test_two_busts_cannot_hold_the_same_card_and_nothing_changes():
+    event, _ = seated_event(players=10, tables=1)
+    one, two = at_table(event, 1)[:2]
+    before = snapshot(event)
+    with pytest.raises(services.TieNeedsCardError, match="same card"):
+        services.record_busts(
+            event_id=event.pk,
+            actor=None,
+            busts=[
+                StackInput(entry_id=one.pk, stack=800, card=parse_card("Qh")),
+                StackInput(entry_id=two.pk, stack=800, card=parse_card("Qh")),
+            ],
+        )
+    assert snapshot(event) == before
+
+
+@pytest.mark.django_db
+def test_an_agreed_stop_tie_without_cards_drawn_is_refused_and_changes_nothing():
+    event, _ = seated_event(players=3, tables=1)
+    a, b, c = at_table(event, 1)
+    before = snapshot(event)
+    with pytest.raises(services.TieNeedsCardError, match="each draws a card"):
+        services.record_agreed_stop(
+            event_id=event.pk,
+            actor=None,
+            counts=[
+                StackInput(entry_id=a.pk, stack=900),
+                StackInput(entry_id=b.pk, stack=900),
+                StackInput(entry_id=c.pk, stack=1_200),
+            ],
         )
     assert snapshot(event) == before
 
