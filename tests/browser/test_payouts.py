@@ -66,6 +66,8 @@ def test_the_floor_uses_the_deal_calculator(page, phone_page, live_server):
         record_busts(event_id=event.pk, actor=floor, busts=[StackInput(entry.pk, 3_000)])
     login(page, live_server, "floor")
     page.goto(f"{live_server.url}/events/{event.pk}/floor/")
+    expect(page.get_by_test_id("prize-pool")).to_have_text("€180.00")
+    shot(page, "floor-dashboard-money")
     page.get_by_test_id("deal-link").click()
     page.wait_for_url(f"**/events/{event.pk}/floor/deal/")
     inputs = page.locator("[data-testid=deal-table] input[name^=chips_]")
@@ -129,6 +131,17 @@ def test_the_tv_and_the_phone_show_the_prize_pool_and_the_payouts(
     shot(tv, "payouts-tv")
     shot(phone_page, "payouts-phone")
     tv.context.close()
+    german = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, locale="de-DE"
+    ).new_page()
+    german.goto(f"{live_server.url}/e/{event.code}/")
+    expect(german.get_by_test_id("prize-pool")).to_have_text("240,00\u00a0€")
+    expect(german.get_by_test_id("payout-table").locator("tr[data-place='1']")).to_contain_text(
+        "50\u00a0%"
+    )
+    german.get_by_test_id("payouts").scroll_into_view_if_needed()
+    shot(german, "payouts-phone-de")
+    german.context.close()
 
 
 def test_a_freeroll_shows_no_money_on_the_tv_or_the_phone(browser, phone_page, live_server):
