@@ -74,6 +74,8 @@ class EventPayouts:
     def has_table(self) -> bool:
         return self.payout is not None and self.payout.structure_id is not None
 
+    prize_by_place: dict[int, int] = field(default_factory=dict)
+
     def prize_text(self, entry_id: int) -> str:
         amount = self.prize_by_entry.get(entry_id)
         return "" if amount is None else format_money(amount)
@@ -167,5 +169,8 @@ def event_payouts(event: Event) -> EventPayouts | None:
         lines=lines,
         deal=deal,
         deal_lines=[DealLine(**line) for line in deal.lines] if deal else [],
-        prize_by_entry=_prizes_won(amounts=amounts, placed=placed, deal=deal),
+        prize_by_entry=(won := _prizes_won(amounts=amounts, placed=placed, deal=deal)),
+        prize_by_place={
+            place: won[entry_id] for place, (entry_id, _name) in placed.items() if entry_id in won
+        },
     )

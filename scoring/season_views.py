@@ -27,11 +27,13 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from scoring import season_selectors as selectors
+from scoring.payout_selectors import event_payouts
 from scoring.satellites import compute_super_final_stacks
 from scoring.season_forms import FormulaForm, WhatIfForm
 from scoring.season_services import change_season_formula
 from tournaments.entry_services import FloorError
 from tournaments.models import Event, Player, Season
+from tournaments.money_format import currency
 from tournaments.permissions import admin_required, floor_required
 from tournaments.selectors import is_admin
 
@@ -113,11 +115,16 @@ def event_results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("season"), pk=pk)
     rows = selectors.event_results(event)
     response, writer = _csv_response(f"{slugify(event.name) or 'event'}-{event.pk}-results.csv")
-    writer.writerow(["place", "player_id", "player", "entrants", "points", "qualified"])
+    # docs/money.md: an event with money adds each place's prize (currency units, "120.00").
+    money = event_payouts(event)
+    header = ["place", "player_id", "player", "entrants", "points", "qualified"]
+    writer.writerow(header + ([f"prize_{currency().lower()}"] if money else []))
     for row in rows:
+        prize = money.prize_by_place.get(row.place) if money and row.place else None
         writer.writerow(
             [row.place, row.player_id, row.player_name, row.entrants, row.points,
              "yes" if row.qualified else ""]
+            + ([f"{prize // 100}.{prize % 100:02d}" if prize is not None else ""] if money else [])
         )  # fmt: skip
     return response
 

@@ -363,3 +363,21 @@ def test_the_event_list_and_the_home_page_lead_admins_to_the_payouts(admin_clien
     assert f'href="{reverse("payouts:event_payouts", args=[event.pk])}"' in html
     html = admin_client.get(reverse("home")).content.decode()
     assert f'href="{reverse("payouts:structure_list")}"' in html
+
+
+def test_the_results_csv_of_an_event_with_money_adds_each_prize(client, floor_user):
+    import csv
+    import io
+
+    event = money_event(actor=floor_user, players=4)  # 120 €: 78/42
+    for entry in players_left(event)[:3]:
+        record_busts(event_id=event.pk, actor=floor_user, busts=[StackInput(entry.pk, 3_000)])
+    response = client.get(reverse("seasons:event_results_csv", args=[event.pk]))
+    table = list(csv.reader(io.StringIO(response.content.decode())))
+    assert table[0][-1] == "prize_eur"
+    assert [(row[0], row[-1]) for row in table[1:]] == [
+        ("1", "78.00"), ("2", "42.00"), ("3", ""), ("4", ""),
+    ]  # fmt: skip
+    free = money_event(actor=floor_user, players=2, payout=None, buy_in=0, fee=0, code="f2")
+    response = client.get(reverse("seasons:event_results_csv", args=[free.pk]))
+    assert "prize" not in response.content.decode()
