@@ -1,8 +1,8 @@
 """Benchmark: balancing plans while a 10,000-entrant event busts down to one winner.
 
 1,000 tables of 10 are seated at random; busts are random (seeded). Each step deals a hand at
-a random table and at --hands-per-bust (16) other random tables (their blinds move on under the
-dead-button rule: a 1,000-table room deals about that many hands per bust), busts one player of
+a random table and at --hands-per-bust (16) other random tables (button and blinds move on under
+the dead-button rule: a 1,000-table room deals about that many hands per bust), busts one player of
 the first, then computes the plan (timed), checks it (verify_plan plus the counts here, not
 timed) and applies it. Table breaks never wait: a player drawn into a seat between the small
 blind and the button is marked not dealt in (TDA 10B); the bench counts those moves. The peer
@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tables.balancing import BalanceSettings, apply_plan, plan_balance, verify_plan  # noqa: E402
-from tables.positions import TableState, next_hand  # noqa: E402
+from tables.positions import TableState, after_hand  # noqa: E402
 from tables.seating import TableSpec, draw_opening_seats  # noqa: E402
 
 
@@ -55,9 +55,7 @@ def deal_and_bust(
     tables = list(tables)
     dealt = rng.sample(range(len(tables)), min(len(tables), 1 + hands_per_bust))
     for index in dealt:
-        tables[index] = replace(
-            tables[index], big_blind_seat=next_hand(tables[index]).big_blind_seat
-        )
+        tables[index] = after_hand(tables[index])  # R2.7: button, small and big blind move on
     table = tables[dealt[0]]
     seated = dict(table.players)
     del seated[rng.choice(sorted(seated))]

@@ -262,7 +262,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @floor_required
 def button(request: HttpRequest, pk: int) -> HttpResponse:
-    """Say where the button is at a table."""
+    """Say where the button (and the small blind: R2.7, dead button) is at a table."""
     event = get_object_or_404(Event, pk=pk)
     return run_floor_action(
         request,
@@ -272,6 +272,7 @@ def button(request: HttpRequest, pk: int) -> HttpResponse:
             event_id=event.pk,
             table_number=data["table"],
             button_seat=data["seat"],
+            small_blind_seat=data["small_blind"],
             actor=acting_user(request),
         ),  # fmt: skip
     )

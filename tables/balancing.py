@@ -94,7 +94,7 @@ def _validate(tables: Sequence[TableState], settings: BalanceSettings) -> None:
             if player in seen:
                 raise ValueError(f"player {player} is seated twice")
             seen.add(player)
-        for position in (t.button_seat, t.big_blind_seat):
+        for position in (t.button_seat, t.small_blind_seat, t.big_blind_seat):
             if position is not None and not 1 <= position <= t.seats:
                 raise ValueError(
                     f"table {t.table} has no seat {position} for a blind or the button"

@@ -46,6 +46,7 @@ def table_states(event: Event) -> list[positions.TableState]:
                 players=players,
                 button_seat=button,
                 big_blind_seat=table.big_blind_seat,
+                small_blind_seat=table.small_blind_seat,
             )
         )
     return states

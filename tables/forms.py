@@ -44,8 +44,13 @@ class MoveForm(forms.Form):
 
 
 class ButtonForm(forms.Form):
+    """R2.7: the button and, when the floor gives it, the small blind of the hand at a table."""
+
     table = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     seat = forms.IntegerField(label=_("Button"), min_value=1, max_value=MAX_SEATS)
+    small_blind = forms.IntegerField(
+        label=_("Small blind at seat"), min_value=1, max_value=MAX_SEATS, required=False
+    )
 
 
 class ConfirmPlanForm(forms.Form):

@@ -20,7 +20,11 @@ class Table(models.Model):
     number = models.PositiveIntegerField(_("number"))
     seats = models.PositiveSmallIntegerField(_("seats"), default=10)
     button_seat = models.PositiveSmallIntegerField(_("button seat"), null=True, blank=True)
-    # The big blind of the last hand, when the floor knows it (R2.7, dead button).
+    # The blinds of the last hand, when the floor knows them (R2.7, dead button): a blind who
+    # busted leaves his seat empty, and the next button goes to the small blind's seat.
+    small_blind_seat = models.PositiveSmallIntegerField(
+        _("last small blind"), null=True, blank=True
+    )
     big_blind_seat = models.PositiveSmallIntegerField(_("last big blind"), null=True, blank=True)
     # R5.7: tables break in a pre-set order (lowest first); empty: after the listed ones.
     break_order = models.PositiveIntegerField(_("break order"), null=True, blank=True)
@@ -39,6 +43,11 @@ class Table(models.Model):
                 condition=Q(button_seat__isnull=True)
                 | Q(button_seat__gte=1, button_seat__lte=F("seats")),
                 name="table_button_on_a_seat",
+            ),
+            models.CheckConstraint(
+                condition=Q(small_blind_seat__isnull=True)
+                | Q(small_blind_seat__gte=1, small_blind_seat__lte=F("seats")),
+                name="table_small_blind_on_a_seat",
             ),
         ]
 

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables import balancing, seating
+from tables import balancing, positions, seating
 from tables.floor_state import (
     SeatingError,
     break_order,
@@ -77,26 +77,33 @@ def _set_final_button(*, step: FloorStep, backwards: bool) -> None:
     final = step.data.get("final_table")
     if final is None:
         return
-    key = "button_before" if backwards else "final_button_seat"
-    Table.objects.filter(event=step.event, number=final).update(
-        button_seat=step.data.get(key), big_blind_seat=None
-    )
+    table = Table.objects.get(event=step.event, number=final)
+    table.button_seat = step.data.get("button_before" if backwards else "final_button_seat")
+    table.big_blind_seat = None
+    table.small_blind_seat = step.data.get("small_blind_before")
+    if not backwards and table.button_seat is not None:
+        players = dict(Seat.objects.filter(table=table).values_list("number", "entry_id"))
+        table.small_blind_seat = positions.small_blind_after_button(
+            seats=table.seats, players=players, button_seat=table.button_seat
+        )  # R2.1: the first hand's small blind sits left of the drawn button
+    table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
 
 
 def _plan_data(plan: balancing.BalancePlan, event: Event) -> dict[str, object]:
-    final_button = None
+    final_button = small_blind = None
     if plan.final_table is not None:
-        final_button = (
+        final_button, small_blind = (
             Table.objects.filter(event=event, number=plan.final_table)
-            .values_list("button_seat", flat=True)
+            .values_list("button_seat", "small_blind_seat")
             .first()
-        )
+        ) or (None, None)
     return {
         "broken_tables": list(plan.broken_tables),
         "halt_tables": list(plan.halt_tables),
         "final_table": plan.final_table,
         "final_button_seat": plan.final_button_seat,
         "button_before": final_button,
+        "small_blind_before": small_blind,
         "notes": list(plan.explain()),
     }
 

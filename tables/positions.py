@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # Positions (R2.7, dead button). Seats are numbered clockwise 1..seats. Everything follows from
 # the seat of the big blind of the last hand dealt at a table (call it L):
@@ -26,9 +26,11 @@ from dataclasses import dataclass
 class TableState:
     """One table between hands: seats, who sits where, and the last hand's button and big blind.
 
-    ``big_blind_seat`` is the big blind of the last hand dealt; pass it whenever it is known.
-    Without it, it is taken as the second occupied seat clockwise after the button (heads-up:
-    the player who is not on the button), which is exact unless a blind busted or left.
+    ``small_blind_seat`` and ``big_blind_seat`` are the blinds of the last hand dealt; pass them
+    whenever they are known (a blind who busted leaves his seat empty, and only the stored seat
+    says where he sat). Without them the small blind is taken as the first occupied seat
+    clockwise after the button and the big blind as the next one after it (heads-up: the button
+    and the other player), which is exact unless a blind busted or left.
     """
 
     table: int
@@ -36,6 +38,7 @@ class TableState:
     players: Mapping[int, int]  # seat -> player
     button_seat: int
     big_blind_seat: int | None = None
+    small_blind_seat: int | None = None
 
     @classmethod
     def before_first_hand(
@@ -62,6 +65,7 @@ class NextHand:
 
     small_blind_seat: int  # may be empty: a dead small blind
     big_blind_seat: int | None  # None at an empty table
+    button_seat: int  # may be empty: a dead button
 
 
 def _clockwise_occupied(*, seats: int, players: Mapping[int, int], start: int) -> list[int]:
@@ -69,10 +73,28 @@ def _clockwise_occupied(*, seats: int, players: Mapping[int, int], start: int) -
     return [s for s in ((start + i - 1) % seats + 1 for i in range(1, seats + 1)) if s in players]
 
 
+def small_blind_after_button(*, seats: int, players: Mapping[int, int], button_seat: int) -> int:
+    """The small blind of a hand with this button: the next player, or heads-up the button."""
+    after = _clockwise_occupied(seats=seats, players=players, start=button_seat)
+    if not after or (len(after) == 2 and button_seat in players):
+        return button_seat  # R2.8: heads-up the button posts the small blind
+    return after[0]
+
+
+def _known_small_blind(table: TableState) -> int | None:
+    """The last small blind's seat as stored, unless it is the button (heads-up, R2.8)."""
+    seat = table.small_blind_seat
+    return None if seat is None or seat == table.button_seat else seat
+
+
 def last_big_blind_seat(table: TableState) -> int:
-    """The big blind of the last hand: given, or derived from the button (see TableState)."""
+    """The big blind of the last hand: given, or derived from the blinds (see TableState)."""
     if table.big_blind_seat is not None:
         return table.big_blind_seat
+    small_blind = _known_small_blind(table)
+    if small_blind is not None:
+        after = _clockwise_occupied(seats=table.seats, players=table.players, start=small_blind)
+        return after[0] if after else small_blind
     after = _clockwise_occupied(seats=table.seats, players=table.players, start=table.button_seat)
     if not after:
         return table.button_seat
@@ -81,11 +103,43 @@ def last_big_blind_seat(table: TableState) -> int:
     return after[1]
 
 
+def _next_button(table: TableState, last: int) -> int:
+    """R2.7: the next button is the last small blind's seat, occupied or not (a dead button).
+
+    When that seat is not known, it is taken as the last seat occupied now on the way clockwise
+    from the button B to the big blind L (both excluded), or B itself when none is: exact
+    unless the small blind busted or left, who left no one there.
+    """
+    known = _known_small_blind(table)
+    if known is not None:
+        return known
+    button, seats = table.button_seat, table.seats
+    between = [(button + i - 1) % seats + 1 for i in range(1, (last - button) % seats)]
+    return next((s for s in reversed(between) if s in table.players), button)
+
+
 def next_hand(table: TableState) -> NextHand:
     """R2.7: the next hand's blinds; the big blind moves on one player, the SB follows it."""
     last = last_big_blind_seat(table)
     after = _clockwise_occupied(seats=table.seats, players=table.players, start=last)
-    return NextHand(small_blind_seat=last, big_blind_seat=after[0] if after else None)
+    return NextHand(
+        small_blind_seat=last,
+        big_blind_seat=after[0] if after else None,
+        button_seat=_next_button(table, last),
+    )
+
+
+def after_hand(table: TableState) -> TableState:
+    """The table once its next hand is dealt: that hand's button and blinds are now the last."""
+    hand = next_hand(table)
+    return replace(
+        table,
+        button_seat=hand.button_seat,
+        small_blind_seat=hand.small_blind_seat,
+        big_blind_seat=hand.big_blind_seat
+        if hand.big_blind_seat is not None
+        else last_big_blind_seat(table),
+    )
 
 
 def worst_open_seats(*, table: TableState, players: Mapping[int, int] | None = None) -> list[int]:
@@ -106,21 +160,19 @@ def dealt_in(*, table: TableState, seat: int) -> bool:
     """TDA 10B: whether a player put in ``seat`` now is dealt the next hand at once.
 
     Positions are those of the next hand under the dead-button rule (R2.7), from the table as it
-    stood before anyone moved in. With B the last hand's button and L the last big blind: next
-    hand's small blind is seat L; its button is the last hand's small-blind seat, taken as the
-    last seat occupied now on the way clockwise from B to L (B and L excluded), or B itself when
-    none is (heads-up the button posted the small blind; a busted small blind left no one
-    there). The newcomer waits until the button has passed him when his seat is L itself (a
-    dead small blind: he would play a hand without posting) or lies strictly between that
-    button and L; anywhere else he is dealt in at once, on the button and in the big blind too.
-    If B is L (heads-up before the first hand, R2.8: the button is the small blind), only L waits.
+    stood before anyone moved in: its small blind is the last big blind's seat L, its button the
+    last small blind's seat, empty or not (see _next_button). The newcomer waits until the
+    button has passed him when his seat is L itself (a dead small blind: he would play a hand
+    without posting) or lies strictly between that button and L; anywhere else he is dealt in
+    at once: on the button, between the last button and it, and in the big blind too. If the
+    button is L (heads-up before the first hand, R2.8: the button is the small blind), only L
+    waits.
     """
     last = last_big_blind_seat(table)
     if seat == last:
         return False
-    button, seats = table.button_seat, table.seats
+    button = _next_button(table, last)
     if button == last:
         return True  # R2.8: heads-up the button is the small blind; nobody sits between
-    between = [(button + i - 1) % seats + 1 for i in range(1, (last - button) % seats)]
-    next_button = next((s for s in reversed(between) if s in table.players), button)
-    return not 0 < (seat - next_button) % seats < (last - next_button) % seats
+    seats = table.seats
+    return not 0 < (seat - button) % seats < (last - button) % seats

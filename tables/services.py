@@ -121,8 +121,12 @@ def draw_seats(
         buttons = dict(opening.button_seats)
     Seat.objects.bulk_create(rows)
     for number, button in buttons.items():
-        made[number].button_seat = button
-        made[number].save(update_fields=["button_seat"])
+        table = made[number]
+        table.button_seat = button
+        table.small_blind_seat = _small_blind_for(
+            table=table, button_seat=button, small_blind_seat=None
+        )  # R2.3: with a card draw this is the lowest card's seat
+        table.save(update_fields=["button_seat", "small_blind_seat"])
     Entry.objects.filter(pk__in=list(entries)).update(status=EntryStatus.PLAYING)
     record_audit(
         actor=actor,
@@ -233,23 +237,54 @@ def move_entry(
     return move
 
 
+def _small_blind_for(*, table: Table, button_seat: int, small_blind_seat: int | None) -> int:
+    """The hand's small-blind seat: as the floor gives it, else the player after the button."""
+    players = dict(Seat.objects.filter(table=table).values_list("number", "entry_id"))
+    for seat in (button_seat, small_blind_seat):
+        if seat is not None and not 1 <= seat <= table.seats:
+            raise SeatingError(
+                _("Table %(table)s has no seat %(seat)s.") % {"table": table.number, "seat": seat}
+            )
+    if small_blind_seat is None:
+        return positions.small_blind_after_button(
+            seats=table.seats, players=players, button_seat=button_seat
+        )  # R2.1: the small blind is left of the button (R2.8: heads-up the button itself)
+    if small_blind_seat == button_seat and len(players) > 2:
+        raise SeatingError(
+            _("Only heads-up does the button post the small blind (R2.8): give another seat.")
+        )
+    return small_blind_seat
+
+
 @transaction.atomic
-def set_button(*, event_id: int, table_number: int, button_seat: int, actor: User | None) -> Table:
-    """The floor says where the button is at a table (the balancing plan starts from it)."""
+def set_button(
+    *,
+    event_id: int,
+    table_number: int,
+    button_seat: int,
+    actor: User | None,
+    small_blind_seat: int | None = None,
+) -> Table:
+    """The floor says where the button and the small blind are at a table (R2.7).
+
+    The small-blind seat is stored with the button (as given, or the player after the button),
+    so the dead button still knows it when the small blind busts (TDA 10B, tables.positions).
+    """
     event = lock_event(event_id)
     table = table_for_update(event, table_number)
-    if (table.button_seat, table.big_blind_seat) == (button_seat, None):
-        return table  # a second click: nothing to change, nothing to record
-    if not 1 <= button_seat <= table.seats:
-        raise SeatingError(
-            _("Table %(table)s has no seat %(seat)s.")
-            % {"table": table.number, "seat": button_seat}
-        )
-    table.button_seat, table.big_blind_seat = button_seat, None
-    table.save(update_fields=["button_seat", "big_blind_seat"])
-    record_audit(
-        actor=actor, action="table.button", event=event, table=table.number, seat=button_seat
+    small_blind = _small_blind_for(
+        table=table, button_seat=button_seat, small_blind_seat=small_blind_seat
     )
+    if (table.button_seat, table.small_blind_seat, table.big_blind_seat) == (
+        button_seat, small_blind, None,
+    ):  # fmt: skip
+        return table  # a second click: nothing to change, nothing to record
+    table.button_seat, table.small_blind_seat, table.big_blind_seat = button_seat, small_blind, None
+    table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
+    record_audit(
+        actor=actor, action="table.button", event=event, table=table.number, seat=button_seat,
+        small_blind=small_blind,
+    )  # fmt: skip
     refresh_plan(event=event)
     publish_standings(event.pk)
     return table

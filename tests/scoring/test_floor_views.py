@@ -261,3 +261,15 @@ def test_the_bust_form_asks_for_the_higher_card_in_hand_and_the_stop_for_the_car
         reverse("floor:tables", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="de"
     ).content.decode()
     assert "Höhere Karte auf der Hand (Gleichstand)" in german
+
+
+def test_the_floor_sets_button_and_small_blind_and_the_page_shows_both(client, event, floor_user):
+    client.force_login(floor_user)
+    response = client.post(
+        reverse("floor:button", args=[event.pk]), {"table": "1", "seat": "3", "small_blind": "5"}
+    )
+    assert response.status_code == 302
+    body = client.get(reverse("floor:tables", args=[event.pk])).content.decode()
+    assert 'data-testid="small-blind-1">SB<' in body
+    assert "Button seat 3, small blind seat 5" in body
+    assert 'name="small_blind" min="1" max="10" value="5"' in body

@@ -8,10 +8,17 @@ from hypothesis import strategies as st
 
 from tables.balancing import BalanceSettings, apply_plan, plan_balance, verify_plan
 from tables.hand_for_hand import on_the_bubble, share_hand_for_hand_place
-from tables.positions import TableState, dealt_in, last_big_blind_seat, next_hand, worst_open_seats
+from tables.positions import (
+    TableState,
+    after_hand,
+    dealt_in,
+    last_big_blind_seat,
+    next_hand,
+    worst_open_seats,
+)
 
 
-def make_table(*, table, seats=10, occupied, button=1, big_blind=None):
+def make_table(*, table, seats=10, occupied, button=1, big_blind=None, small_blind=None):
     """Players are numbered table * 100 + seat so a test can name them."""
     return TableState(
         table=table,
@@ -19,6 +26,7 @@ def make_table(*, table, seats=10, occupied, button=1, big_blind=None):
         players={s: table * 100 + s for s in occupied},
         button_seat=button,
         big_blind_seat=big_blind,
+        small_blind_seat=small_blind,
     )
 
 
@@ -183,6 +191,51 @@ def test_tda_10b_dealt_in_except_between_small_blind_and_button():
     assert [s for s in range(1, 7) if not dealt_in(table=heads_up, seat=s)] == [1]
 
 
+def test_tda_10b_r2_7_newcomer_on_the_dead_button_seat_is_dealt_in():
+    # Issue #7: last hand button 1, small blind 2, big blind 3; the small blind busted. The
+    # dead button moves to his empty seat 2: a newcomer put there is on the button, dealt in.
+    table = make_table(table=1, seats=9, occupied=[1, 3, 4, 5], button=1, small_blind=2,
+                       big_blind=3)  # fmt: skip
+    assert dealt_in(table=table, seat=2)
+    assert not dealt_in(table=table, seat=3)  # next hand's small blind (R2.7)
+    assert all(dealt_in(table=table, seat=s) for s in (6, 7, 8, 9))
+
+
+def test_tda_10b_r2_7_newcomer_between_the_old_button_and_the_dead_button_is_dealt_in():
+    # Last hand: button 1, small blind 4 (seats 2 and 3 empty), big blind 6; the small blind
+    # busted. Next hand: button 4 (dead), small blind 6, big blind 7.
+    table = make_table(table=1, occupied=[1, 6, 7, 8], button=1, small_blind=4, big_blind=6)
+    assert [s for s in (2, 3, 4) if dealt_in(table=table, seat=s)] == [2, 3, 4]
+    assert [s for s in (5, 6) if not dealt_in(table=table, seat=s)] == [5, 6]  # SB..button
+    assert all(dealt_in(table=table, seat=s) for s in (9, 10))
+
+
+def test_tda_10b_only_seats_between_the_next_button_and_small_blind_wait():
+    # Last hand: button 2, small blind 5, big blind 9; seats 3, 4, 6, 7 and 8 are empty now.
+    table = make_table(table=1, occupied=[1, 2, 9, 10], button=2, small_blind=5, big_blind=9)
+    waiting = [s for s in range(1, 11) if s not in table.players and not dealt_in(
+        table=table, seat=s)]  # fmt: skip
+    assert waiting == [6, 7, 8]  # strictly between button 5 and small blind 9
+    assert not dealt_in(table=table, seat=9)  # the small blind's own seat
+
+
+def test_r2_7_next_hand_moves_the_button_to_the_last_small_blind_seat():
+    table = make_table(table=1, occupied=[1, 3, 4, 5], button=1, small_blind=2, big_blind=3)
+    hand = next_hand(table)
+    assert (hand.button_seat, hand.small_blind_seat, hand.big_blind_seat) == (2, 3, 4)
+    after = after_hand(table)
+    assert (after.button_seat, after.small_blind_seat, after.big_blind_seat) == (2, 3, 4)
+    # Unknown small blind: derived as before from the seats occupied now.
+    unknown = make_table(table=1, occupied=[1, 2, 4, 7], button=1, big_blind=4)
+    assert next_hand(unknown).button_seat == 2
+
+
+def test_r2_7_a_known_small_blind_gives_the_big_blind_when_it_is_unknown():
+    # The small blind in seat 3 busted; the big blind is the first player after his seat.
+    table = make_table(table=1, occupied=[1, 5, 8], button=1, small_blind=3)
+    assert last_big_blind_seat(table) == 5
+
+
 def test_table_without_players_closes_first():
     tables = [
         make_table(table=1, occupied=range(1, 10), big_blind=2),
@@ -292,13 +345,20 @@ def event_states(draw, equal_seats=True):
     for table in range(1, count + 1):
         n = seats if equal_seats else draw(st.integers(2, 10))
         occupied = draw(st.lists(st.integers(1, n), unique=True, max_size=n))
+        button, big_blind = draw(st.integers(1, n)), draw(st.integers(1, n))
+        # the last small blind, when the floor gave it: from the button up to the big blind
+        arc = (big_blind - button) % n
+        small_blind = None
+        if arc and draw(st.booleans()):
+            small_blind = (button + draw(st.integers(0, arc - 1)) - 1) % n + 1
         tables.append(
             make_table(
                 table=table,
                 seats=n,
                 occupied=occupied,
-                button=draw(st.integers(1, n)),
-                big_blind=draw(st.integers(1, n)),
+                button=button,
+                big_blind=big_blind,
+                small_blind=small_blind,
             )
         )
     order = draw(st.permutations(range(1, count + 1)))
@@ -311,8 +371,11 @@ def waits_for_the_button(table, seat):
     waiting = {last}
     if table.button_seat == last:
         return seat in waiting
+    # R2.7: the next button is the last small blind's seat when known, empty or not
+    known = table.small_blind_seat not in (None, table.button_seat)
+    stop = table.small_blind_seat if known else table.button_seat
     walk = (last - 2) % table.seats + 1
-    while walk != table.button_seat and walk not in table.players:
+    while walk != stop and (known or walk not in table.players):
         waiting.add(walk)
         walk = (walk - 2) % table.seats + 1
     return seat in waiting

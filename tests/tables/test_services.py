@@ -12,7 +12,7 @@ from django.urls import reverse
 from scoring import services as scoring_services
 from scoring import undo_services
 from scoring.services import StackInput
-from tables import services
+from tables import positions, services
 from tables.engine.cards import card_name
 from tables.models import FloorStep, Seat, StepStatus, Table
 from tables.selectors import seat_card
@@ -378,3 +378,69 @@ def test_setting_the_same_button_twice_records_once():
     assert Table.objects.get(event=event, number=1).button_seat == 4
     assert AuditEvent.objects.filter(event=event, action="table.button").count() == 1
     assert (services.pending_plan(event) is None) == (plan_before is None)
+
+
+def _seats(event, number):
+    return dict(
+        Seat.objects.filter(table__event=event, table__number=number).values_list(
+            "number", "entry_id"
+        )
+    )
+
+
+def test_the_opening_draw_stores_each_tables_small_blind_seat():
+    event, _ = seated_event(players=15, tables=2)
+    for table in Table.objects.filter(event=event):
+        after = sorted(
+            _seats(event, table.number), key=lambda s: (s - table.button_seat) % table.seats
+        )
+        after = [s for s in after if s != table.button_seat]
+        assert table.small_blind_seat == after[0]  # R2.1: left of the button
+
+
+def test_r2_7_the_stored_small_blind_seat_deals_a_newcomer_in_on_the_dead_button():
+    """Issue #7 (TDA 10B): the small blind busts; his empty seat is the next button."""
+    event, _ = seated_event(players=18, tables=2)
+    occupied = sorted(_seats(event, 1))
+    button = occupied[0]
+    services.set_button(event_id=event.pk, table_number=1, button_seat=button, actor=None)
+    table = Table.objects.get(event=event, number=1)
+    small_blind = occupied[1]
+    assert table.small_blind_seat == small_blind  # derived: the player after the button
+    sb_entry = Entry.objects.get(pk=_seats(event, 1)[small_blind])
+    scoring_services.record_busts(
+        event_id=event.pk, actor=None, busts=[StackInput(entry_id=sb_entry.pk, stack=500)]
+    )
+    (state,) = [t for t in services.table_states(event) if t.table == 1]
+    assert state.small_blind_seat == small_blind and small_blind not in state.players
+    assert positions.dealt_in(table=state, seat=small_blind)  # on the dead button: dealt in
+    assert positions.next_hand(state).button_seat == small_blind
+
+
+def test_the_floor_gives_the_small_blind_seat_with_the_button_audited_once():
+    event, _ = seated_event(players=16, tables=2)
+    occupied = sorted(_seats(event, 1))
+    empty = next(n for n in range(1, 11) if n not in occupied)
+    for _click in range(2):
+        services.set_button(
+            event_id=event.pk, table_number=1, button_seat=occupied[0], small_blind_seat=empty,
+            actor=None,
+        )  # fmt: skip
+    table = Table.objects.get(event=event, number=1)
+    assert (table.button_seat, table.small_blind_seat) == (occupied[0], empty)  # a dead SB
+    audits = AuditEvent.objects.filter(event=event, action="table.button")
+    assert [a.data["small_blind"] for a in audits] == [empty]
+
+
+@pytest.mark.parametrize("small_blind", ["button", 11])
+def test_a_small_blind_seat_that_cannot_be_is_refused_and_changes_nothing(small_blind):
+    event, _ = seated_event(players=16, tables=2)
+    button = sorted(_seats(event, 1))[0]
+    seat = button if small_blind == "button" else small_blind
+    before = (snapshot(event), list(Table.objects.filter(event=event).values()))
+    with pytest.raises(FloorError, match="R2.8|no seat"):
+        services.set_button(
+            event_id=event.pk, table_number=1, button_seat=button, small_blind_seat=seat,
+            actor=None,
+        )  # fmt: skip
+    assert (snapshot(event), list(Table.objects.filter(event=event).values())) == before
