@@ -21,7 +21,7 @@ from tables.seating import MIN_SEATS, Rng, check_seat_count, system_rng
 REASONS = {
     "balance": "Moved to balance the tables (TDA: the next big blind moves to the worst seat).",
     "table_break": "Moved because the table broke (TDA 10B: random seat at another table).",
-    "final_table": "Moved to the final table (TDA: fresh random seat draw).",
+    "final_table": "Moved to the final table (TDA RP-9: fresh random seat draw).",
 }
 
 
@@ -108,11 +108,11 @@ def _validate(tables: Sequence[TableState], settings: BalanceSettings) -> None:
 def _final_table_plan(
     *, tables: Sequence[TableState], order: list[int], size: int, rng: Rng
 ) -> BalancePlan:
-    """TDA: the remaining players fit one table, so all go there by a fresh random draw."""
+    """TDA RP-9: the remaining players fit one table, so all go there by a fresh random draw."""
     by_id = {t.table: t for t in tables}
     final = next(t for t in reversed(order) if by_id[t].seats >= size)
     seated = [(t.table, s, p) for t in tables for s, p in sorted(t.players.items())]
-    rng.shuffle(seated)
+    rng.shuffle(seated)  # TDA RP-9: the final table is redrawn at random, the button too
     seats = sorted(rng.sample(range(1, size + 1), len(seated)))
     moves = tuple(
         Move(player=p, from_table=t, from_seat=s, to_table=final, to_seat=to, reason="final_table")
@@ -122,7 +122,7 @@ def _final_table_plan(
     broken = tuple(t for t in order if t != final)
     note = (
         f"{len(seated)} players fit one table: all move to final table {final} by a fresh "
-        f"random seat draw; the button starts in seat {button} (TDA: final table)."
+        f"random seat draw; the button starts in seat {button} (TDA RP-9: final table)."
     )
     return BalancePlan(
         moves=moves,

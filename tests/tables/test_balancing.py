@@ -247,7 +247,7 @@ def test_table_without_players_closes_first():
     assert plan.moves == ()
 
 
-def test_tda_final_table_fresh_draw_for_everyone():
+def test_tda_rp_9_final_table_fresh_draw_for_everyone():
     tables = [
         make_table(table=1, occupied=[1, 4, 6, 8, 9], big_blind=4),
         make_table(table=2, occupied=[2, 3, 5, 7, 10], big_blind=3),
@@ -263,6 +263,22 @@ def test_tda_final_table_fresh_draw_for_everyone():
     assert final.table == 1
     assert final.players[plan.final_button_seat]
     verify_plan(tables=tables, plan=plan)
+
+
+def test_tda_rp_9_the_final_table_draw_is_random_seats_and_button():
+    tables = [
+        make_table(table=1, occupied=[1, 4, 6, 8], big_blind=4),
+        make_table(table=2, occupied=[2, 3, 5, 7], big_blind=3),
+    ]
+    draws = set()
+    for seed in range(30):
+        plan = plan_balance(tables=tables, break_order=[2], rng=random.Random(seed))
+        assert "TDA RP-9" in plan.notes[0]
+        seats = tuple(sorted((m.player, m.to_seat) for m in plan.moves))
+        draws.add((seats, plan.final_button_seat))
+        assert plan.final_button_seat in {m.to_seat for m in plan.moves}  # an occupied seat
+    # staying put is not a redraw: players of the final table move too, in many ways
+    assert len(draws) > 20
 
 
 def test_final_table_size_setting():
