@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -101,6 +102,8 @@ class EventPayoutForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.label = capfirst(field.label)
         unit = self.fields["unit"]
         assert isinstance(unit, forms.TypedChoiceField)  # noqa: S101 - declared above
         unit.choices = [(cents, format_money(cents)) for cents in UNITS]

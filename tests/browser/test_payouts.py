@@ -58,6 +58,22 @@ def test_an_admin_builds_a_payout_structure_with_the_editor(page, live_server):
     structure = PayoutStructure.objects.get(name="Thursday")
     assert structure.rows()[0].percentages == (5_000, 3_000, 2_000)
 
+    # The event's payouts page, and the pages on a 360 px phone.
+    event = money_event(actor=make_user(username="floor", role="floor"), players=8, payout=None)
+    page.goto(f"{live_server.url}/events/{event.pk}/payouts/")
+    form = page.get_by_test_id("event-payout-form")
+    form.get_by_label("Payout structure").select_option(label="Thursday")
+    form.get_by_role("button", name="Save").click()
+    expect(page.get_by_test_id("payout-table").locator("tbody tr")).to_have_count(3)
+    shot(page, "event-payouts")
+    phone = page.context.browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    login(phone, live_server, "boss")
+    for name, url in (("payout-list", "/payouts/"), ("payout-editor", editor_url)):
+        phone.goto(url if url.startswith("http") else f"{live_server.url}{url}")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, name
+        shot(phone, f"{name}-phone")
+    phone.context.close()
+
 
 def test_the_floor_uses_the_deal_calculator(page, phone_page, live_server):
     floor = make_user(username="floor", role="floor")
