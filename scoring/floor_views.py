@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from scoring import satellites
-from scoring.hand_for_hand_services import hand_for_hand_view
+from scoring.hand_for_hand_services import hand_for_hand_view, reopenable_hand
 from scoring.selectors import event_standings
 from tables import forms, services
 from tables.models import FloorStep, MoveReason, StepStatus
@@ -49,7 +49,7 @@ REASON_TEXT = {
         "10B; R5.7)."
     ),
     MoveReason.FINAL_TABLE: lambda: _(
-        "Final table: everyone left fits one table and draws a fresh random seat (TDA)."
+        "Final table: everyone left fits one table and draws a fresh random seat (TDA RP-9)."
     ),
     MoveReason.FLOOR: lambda: _("Floor decision."),
 }
@@ -61,7 +61,7 @@ def plan_lines(step: FloorStep) -> list[str]:
     if data.get("final_table") is not None:
         lines.append(
             _("All players left fit table %(table)s: it is the final table; the button starts in "
-              "seat %(seat)s (TDA).")
+              "seat %(seat)s (TDA RP-9).")
             % {"table": data["final_table"], "seat": data.get("final_button_seat")}
         )  # fmt: skip
     for table in data.get("broken_tables", []):
@@ -100,6 +100,7 @@ def floor_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str,
         "plan_lines": plan_lines(plan) if plan else [],
         "halt_tables": plan.data.get("halt_tables", []) if plan else [],
         "hand_for_hand": hand_for_hand_view(event),  # TDA RP-8 on the satellite bubble
+        "reopenable_hand": reopenable_hand(event),  # its reports can still be taken back
         "standings": event_standings(event),
         "undo_step": steps.filter(status=StepStatus.DONE).order_by("-sequence").first(),
         "redo_step": steps.filter(status=StepStatus.UNDONE).order_by("sequence").first(),

@@ -120,7 +120,8 @@ class QuitForm(forms.Form):
 
 
 class HandDoneForm(forms.Form):
-    """TDA RP-8: a table reports the hand-for-hand hand done."""
+    """TDA RP-8: a table reports the hand-for-hand hand done (or takes that report back)."""
 
     table = forms.IntegerField(label=_("Table"), min_value=1)
     hand = forms.IntegerField(label=_("Hand"), min_value=1)
+    key = forms.CharField(max_length=64, required=False)

@@ -17,7 +17,9 @@ from tables.hand_for_hand import (
     HandForHandError,
     HandForHandView,
     open_hand,
+    reopenable_hand,
     share_hand_for_hand_place,
+    take_back_hand_done,
 )
 from tables.models import HandForHand
 from tournaments.models import Event, EventKind
@@ -28,9 +30,11 @@ __all__ = [
     "hand_for_hand_view",
     "is_on_the_bubble",
     "open_hand",
+    "reopenable_hand",
     "report_hand_done",
     "shared_places",
     "sync_hand_for_hand",
+    "take_back_hand_done",
 ]
 
 

@@ -13,5 +13,10 @@ urlpatterns = [
     path("events/<int:pk>/floor/undo/", views.undo, name="undo"),
     path("events/<int:pk>/floor/redo/", views.redo, name="redo"),
     path("events/<int:pk>/floor/hand-done/", views.hand_done, name="hand_done"),
+    path(
+        "events/<int:pk>/floor/hand-done/take-back/",
+        views.take_back_hand_done,
+        name="take_back_hand_done",
+    ),
     path("e/<slug:code>/standings/", views.standings_fragment, name="standings"),
 ]

@@ -123,6 +123,25 @@ def hand_done(request: HttpRequest, pk: int) -> HttpResponse:
     return floor_done(request, event)
 
 
+@require_POST
+@floor_required
+def take_back_hand_done(request: HttpRequest, pk: int) -> HttpResponse:
+    """TDA RP-8: take back a table's "hand done" report (a wrong click)."""
+    event = get_object_or_404(Event, pk=pk)
+    form = forms.HandDoneForm(request.POST)
+    if not form.is_valid():
+        return floor_failed(request, event, *form_errors(form))
+    try:
+        hand_for_hand.take_back_hand_done(
+            event_id=event.pk, table_number=form.cleaned_data["table"],
+            hand_number=form.cleaned_data["hand"], actor=acting_user(request),
+            key=form.cleaned_data["key"],
+        )  # fmt: skip
+    except FloorError as error:
+        return floor_failed(request, event, str(error))
+    return floor_done(request, event)
+
+
 @require_GET
 def standings_fragment(request: HttpRequest, code: str) -> HttpResponse:
     """The public standings fragment for the TV and phones; If-None-Match answers 304."""

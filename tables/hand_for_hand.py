@@ -15,9 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables.models import HandForHand, Table
-from tournaments.entry_services import FloorError, lock_event
-from tournaments.models import Entry, Event, EventKind
+from tables.models import FloorStep, HandForHand, StepStatus, Table
+from tournaments.entry_services import FloorError, lock_event, publish_standings
+from tournaments.models import AuditEvent, Entry, Event, EventKind
 from tournaments.services import record_audit
 
 
@@ -145,6 +145,76 @@ def report_hand_done(
     hand.save(update_fields=["done_tables", "completed_at"])
     if hand.completed_at is not None and after_hand is not None:
         after_hand(event)
+    return hand
+
+
+TAKEN_BACK = "hand_for_hand.done_taken_back"
+
+
+def reopenable_hand(event: Event) -> HandForHand | None:
+    """The last completed hand, while nothing happened since it ended (its reports can go back).
+
+    Nothing: no later hand has a report, and no bust, quit, stop or move was recorded after it.
+    """
+    hand = (
+        HandForHand.objects.filter(event=event, completed_at__isnull=False)
+        .order_by("-number")
+        .first()
+    )
+    if hand is None or hand.completed_at is None:
+        return None
+    later = HandForHand.objects.filter(event=event, number__gt=hand.number)
+    if any(h.done_tables or h.completed_at for h in later):
+        return None
+    since = FloorStep.objects.filter(event=event, created_at__gt=hand.completed_at)
+    if since.exclude(status=StepStatus.PENDING).exists():
+        return None
+    return hand
+
+
+def _refuse_take_back(*, hand: HandForHand | None, table_number: int, hand_number: int) -> None:
+    """Raise unless the table's report of this hand can be taken back (see take_back)."""
+    if hand is None or table_number not in hand.done_tables:
+        raise HandForHandError(
+            _("Table %(table)s has not reported hand %(hand)s done: nothing to take back.")
+            % {"table": table_number, "hand": hand_number}
+        )
+    if hand.completed_at is not None and reopenable_hand(hand.event) != hand:
+        raise HandForHandError(
+            _("Hand %(hand)s is over and play went on since: its reports stay as they are.")
+            % {"hand": hand_number}
+        )
+
+
+@transaction.atomic
+def take_back_hand_done(
+    *, event_id: int, table_number: int, hand_number: int, actor: User | None, key: str = ""
+) -> HandForHand:
+    """TDA RP-8: a table's "hand done" report taken back (a wrong click on the floor).
+
+    While the hand is open, the table is simply not done again. If its report ended the hand,
+    the hand opens again as long as nothing happened since (reopenable_hand): the next hand,
+    dealt by nobody yet, is dropped. The form's ``key`` makes a double click change nothing.
+    """
+    event = lock_event(event_id)
+    done = AuditEvent.objects.filter(event=event, action=TAKEN_BACK, data__key=key)
+    if key and done.exists():
+        return HandForHand.objects.get(event=event, number=hand_number)  # the second click
+    hand = HandForHand.objects.filter(event=event, number=hand_number).first()
+    _refuse_take_back(hand=hand, table_number=table_number, hand_number=hand_number)
+    assert hand is not None  # noqa: S101 - refused above
+    reopened = hand.completed_at is not None
+    if reopened:
+        for later in HandForHand.objects.filter(event=event, number__gt=hand.number):
+            drop_hand(hand=later, actor=actor)
+    hand.done_tables = [t for t in hand.done_tables if t != table_number]
+    hand.completed_at = None
+    hand.save(update_fields=["done_tables", "completed_at"])
+    record_audit(
+        actor=actor, action=TAKEN_BACK, event=event, hand=hand.number, table=table_number,
+        reopened=reopened, key=key,
+    )  # fmt: skip
+    publish_standings(event.pk)
     return hand
 
 

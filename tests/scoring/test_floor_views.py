@@ -26,6 +26,7 @@ FLOOR_POSTS = [
     ("scoring:undo", {}),
     ("scoring:redo", {}),
     ("scoring:hand_done", {"table": "1", "hand": "1"}),
+    ("scoring:take_back_hand_done", {"table": "1", "hand": "1"}),
 ]
 
 

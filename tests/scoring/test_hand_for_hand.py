@@ -183,3 +183,118 @@ def test_no_banner_off_the_bubble(client, floor_user):
     client.force_login(floor_user)
     page = client.get(reverse("floor:tables", args=[event.pk])).content.decode()
     assert 'data-testid="hand-for-hand"' not in page and 'data-testid="hand-done-' not in page
+
+
+# --- taking back a "hand done" report (TDA RP-8) ---
+
+
+def _take_back(event, table, hand=1, key=""):
+    return hand_for_hand.take_back_hand_done(
+        event_id=event.pk, table_number=table, hand_number=hand, actor=None, key=key
+    )
+
+
+def _done(event, table, hand=1):
+    return hand_for_hand.report_hand_done(
+        event_id=event.pk, table_number=table, hand_number=hand, actor=None
+    )
+
+
+@pytest.mark.django_db
+def test_rp_8_a_hand_done_report_is_taken_back_while_the_hand_is_open_audited_once():
+    event = satellite_on_the_bubble()
+    _done(event, 1)
+    for _click in range(2):  # a double click: the same form key
+        hand = _take_back(event, 1, key="k-hd1")
+    assert hand.done_tables == [] and hand.completed_at is None
+    audits = AuditEvent.objects.filter(event=event, action="hand_for_hand.done_taken_back")
+    assert [(a.data["table"], a.data["reopened"]) for a in audits] == [(1, False)]
+    _done(event, 1)  # the table reports again when it is really done
+    assert hand_for_hand.open_hand(event).done_tables == [1]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("table", [1, 2, 9])
+def test_rp_8_nothing_to_take_back_is_refused_with_the_reason_and_changes_nothing(table):
+    event = satellite_on_the_bubble()
+    if table == 1:
+        _done(event, 2)  # another table's report is not this one's
+    before = (list(HandForHand.objects.filter(event=event).values()), floor_state(event))
+    with pytest.raises(hand_for_hand.HandForHandError, match="nothing to take back"):
+        _take_back(event, table if table != 2 else 1, hand=1 if table != 9 else 5)
+    assert (list(HandForHand.objects.filter(event=event).values()), floor_state(event)) == before
+
+
+@pytest.mark.django_db
+def test_rp_8_the_report_that_ended_the_hand_reopens_it_while_nothing_happened_since():
+    event = satellite_on_the_bubble()
+    _done(event, 1)
+    _done(event, 2)  # the hand ends; hand 2 is dealt
+    assert hand_for_hand.open_hand(event).number == 2
+    assert hand_for_hand.reopenable_hand(event).number == 1
+    hand = _take_back(event, 2)
+    assert (hand.number, hand.done_tables, hand.completed_at) == (1, [1], None)
+    assert hand_for_hand.open_hand(event).number == 1
+    assert not HandForHand.objects.filter(event=event, number=2).exists()
+    audit = AuditEvent.objects.get(event=event, action="hand_for_hand.done_taken_back")
+    assert audit.data["reopened"] is True
+    assert AuditEvent.objects.filter(event=event, action="hand_for_hand.ended", data__hand=2)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("since", ["report", "bust"])
+def test_rp_8_an_ended_hand_stays_ended_once_play_went_on(since):
+    event = satellite_on_the_bubble()
+    _done(event, 1)
+    _done(event, 2)
+    if since == "report":
+        _done(event, 1, hand=2)
+    else:
+        _bust(event, at_table(event, 1)[:1])
+    assert hand_for_hand.reopenable_hand(event) is None
+    before = list(HandForHand.objects.filter(event=event).order_by("number").values())
+    with pytest.raises(hand_for_hand.HandForHandError, match="play went on"):
+        _take_back(event, 2)
+    assert list(HandForHand.objects.filter(event=event).order_by("number").values()) == before
+
+
+@pytest.mark.django_db
+def test_rp_8_the_floor_page_takes_back_a_report_and_a_double_click_changes_nothing(
+    client, floor_user
+):
+    event = satellite_on_the_bubble()
+    client.force_login(floor_user)
+    _done(event, 2)
+    url = reverse("floor:tables", args=[event.pk])
+    page = client.get(url).content.decode()
+    assert 'data-testid="take-back-2"' in page and 'data-testid="take-back-1"' not in page
+    post = {"table": "2", "hand": "1", "key": "page-hd2"}
+    take_back = reverse("scoring:take_back_hand_done", args=[event.pk])
+    assert client.post(take_back, post).status_code == 302
+    assert client.post(take_back, post).status_code == 302  # the second click: nothing twice
+    assert hand_for_hand.open_hand(event).done_tables == []
+    audit = AuditEvent.objects.get(event=event, action="hand_for_hand.done_taken_back")
+    assert audit.actor == floor_user
+    refused = client.post(take_back, {"table": "2", "hand": "1", "key": "other"})
+    assert refused.status_code == 400
+    assert "nothing to take back" in refused.content.decode()
+    client.cookies["django_language"] = "de"
+    german = client.post(take_back, {"table": "2", "hand": "1"}, HTTP_ACCEPT_LANGUAGE="de")
+    assert "nichts zurückzunehmen" in german.content.decode()
+
+
+@pytest.mark.django_db
+def test_rp_8_the_floor_page_offers_to_reopen_the_hand_the_last_report_ended(client, floor_user):
+    event = satellite_on_the_bubble()
+    client.force_login(floor_user)
+    _done(event, 1)
+    _done(event, 2)
+    page = client.get(reverse("floor:tables", args=[event.pk])).content.decode()
+    assert 'data-testid="hand-reopen"' in page
+    response = client.post(
+        reverse("scoring:take_back_hand_done", args=[event.pk]), {"table": "1", "hand": "1"}
+    )
+    assert response.status_code == 302
+    page = client.get(reverse("floor:tables", args=[event.pk])).content.decode()
+    assert 'data-testid="hand-reopen"' not in page
+    assert page.count('data-done="yes"') == 1  # table 2 still done, table 1 again to report
