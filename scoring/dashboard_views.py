@@ -15,6 +15,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import etag, require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from scoring.templatetags.floor_notices import floor_notices
 from tournaments.clock_forms import ClockActionForm
 from tournaments.display import ClockDisplay, clock_display
 from tournaments.models import Event
@@ -23,11 +24,16 @@ from tournaments.services import ClockAction, ClockActionError, StaleClockError,
 from tournaments.views import HtmxHttpRequest
 
 
+def floor_etag(event: Event, display: ClockDisplay) -> str:
+    """The dashboard's ETag: its clock and its notices (a chip-up race, a hand-done report)."""
+    return f"floor-{display.etag}-{floor_notices(event).key}"
+
+
 def _floor_etag(request: HttpRequest, pk: int) -> str | None:
     if request.headers.get("HX-Request") != "true":
         return None
     event = Event.objects.select_related("structure").filter(pk=pk).first()
-    return None if event is None else f"floor-{clock_display(event).etag}"
+    return None if event is None else floor_etag(event, clock_display(event))
 
 
 def _render_floor(
@@ -42,6 +48,7 @@ def _render_floor(
     context = {
         "event": event,
         "clock": display,
+        "floor_etag": floor_etag(event, display),
         "error": error,
         "refresh_url": reverse("floor:event_floor", args=[event.pk]),
         "stream_url": reverse("tournaments:event_stream", args=[event.code]),

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from tables import chipup
 from tables.engine.cards import Card, card_name
 from tables.models import ChipUpRace, Seat, Table
-from tournaments.entry_services import FloorError, lock_event
+from tournaments.entry_services import FloorError, lock_event, publish_standings
 from tournaments.models import Denomination, Event, Level
 from tournaments.services import record_audit
 
@@ -119,7 +119,7 @@ def race_chip_up(
     actor: User | None,
     deck: Sequence[Card] | None = None,
 ) -> ChipUpRace:
-    """R5.11: run one table's race once, store it and audit it; a second submit finds it."""
+    """R5.11: run one table's race once, store, audit and announce it; a second submit finds it."""
     event = lock_event(event_id)
     due = due_chip_up(event)
     if due is None or due.level_index != level_index:
@@ -162,4 +162,5 @@ def race_chip_up(
         rounded_up=result.rounded_up, created=result.created, exchanged=result.exchanged,
         lines=race.lines,
     )  # fmt: skip
+    publish_standings(event.pk)  # after the commit: the chip-up banners count one table less
     return race

@@ -2,17 +2,35 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseNotModified,
+    HttpResponseRedirect,
+)
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
 
 from tables.chipup_forms import ChipUpForm
-from tables.chipup_services import ChipUpError, DueChipUp, dealing_order, due_chip_up, race_chip_up
+from tables.chipup_services import (
+    ChipUpError,
+    DueChipUp,
+    chip_up_notice,
+    dealing_order,
+    due_chip_up,
+    race_chip_up,
+)
 from tables.engine.cards import RANKS
 from tables.models import ChipUpRace
 from tables.services import live_tables
@@ -105,3 +123,29 @@ def chip_up(request: HttpRequest, pk: int) -> HttpResponseBase:
     return HttpResponseRedirect(
         reverse("tables:chip_up", args=[event.pk]) + f"#table-{table.number}"
     )
+
+
+@require_GET
+def chip_up_banner(request: HttpRequest, code: str) -> HttpResponse:
+    """The public chip-up banner (TV, phones): the race in progress, tables still to race.
+
+    Fetched when the page loads and whenever the event changes (a race publishes the change on
+    its commit); If-None-Match answers 304 while it reads the same.
+    """
+    event = get_object_or_404(Event, code=code)
+    notice = chip_up_notice(event)
+    html = render_to_string(
+        "tables/_chip_up_banner.html",
+        {"notice": notice if notice is not None and notice.due_now else None},
+        request=request,
+    )
+    digest = hashlib.sha256(f"{get_language()}|{html}".encode()).hexdigest()[:32]
+    etag = f'"{digest}"'
+    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(html)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response

@@ -20,6 +20,14 @@ class FloorNotices:
     chip_up: ChipUpNotice | None
     hand_for_hand: HandForHandView | None
 
+    @property
+    def key(self) -> str:
+        """What the notices say, for the dashboard's ETag: a race or a report changes it."""
+        chip, hand = self.chip_up, self.hand_for_hand
+        chip_key = f"c{int(chip.due_now)}.{chip.chip.value}.{chip.tables_left}" if chip else "c"
+        hand_key = f"h{hand.hand.number}.{len(hand.done_tables)}" if hand else "h"
+        return f"{chip_key}-{hand_key}"
+
 
 @register.simple_tag
 def floor_notices(event: Event) -> FloorNotices:

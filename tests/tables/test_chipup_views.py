@@ -9,6 +9,7 @@ from tables import chipup
 from tables.chipup_services import race_chip_up
 from tables.models import ChipUpRace, Seat, Table
 from tests.factories import make_entries, make_event, make_structure
+from tournaments import live
 from tournaments.models import AuditEvent, Denomination, EntryStatus
 
 pytestmark = pytest.mark.django_db
@@ -194,3 +195,59 @@ def test_a_final_links_its_super_final_stacks(client, floor_user, event):
     client.force_login(floor_user)
     page = client.get(f"/events/{event.pk}/floor/").content.decode()
     assert f'href="/events/{event.pk}/floor/super-final/"' in page
+
+
+def _race(event, counts=(3, 2, 1, 3)):
+    seats = Seat.objects.filter(table__event=event, table__number=1).order_by("number")
+    entries = [s.entry_id for s in seats]
+    return race_chip_up(
+        event_id=event.pk, table_number=1, level_index=0, no_other_chips=set(), actor=None,
+        small_chips=dict(zip(entries, counts, strict=True)),
+    )  # fmt: skip
+
+
+def test_r5_11_a_race_tells_the_open_pages_after_its_commit_once(
+    event, monkeypatch, django_capture_on_commit_callbacks
+):
+    published = []
+    monkeypatch.setattr(live, "publish_event_changed", lambda **kwargs: published.append(kwargs))
+    with django_capture_on_commit_callbacks() as callbacks:
+        _race(event)
+    assert published == []  # nothing before the commit: a rolled-back race is never announced
+    for callback in callbacks:
+        callback()
+    assert published == [{"event_id": event.pk, "what": "standings"}]
+    with django_capture_on_commit_callbacks(execute=True):
+        _race(event)  # the same table again: found, nothing new to announce
+    assert len(published) == 1
+
+
+def test_r5_11_the_public_banner_counts_the_tables_still_to_race(client, event):
+    table = Table.objects.create(event=event, number=2, seats=10, button_seat=1)
+    extra = make_entries(event=event, count=1)[0]
+    extra.status = EntryStatus.PLAYING
+    extra.save()
+    Seat.objects.create(table=table, number=4, entry=extra)
+    url = f"/e/{event.code}/chip-up/"
+    first = client.get(url)
+    assert "Chip-up of the 25s is due: 2 tables still to race." in first.content.decode()
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    _race(event)
+    second = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert second.status_code == 200
+    assert "1 table still to race." in second.content.decode()
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Chip-up" in german and "Tisch" in german
+
+
+def test_r5_11_the_floor_dashboard_etag_changes_when_a_table_races(client, floor_user, event):
+    client.force_login(floor_user)
+    url = f"/events/{event.pk}/floor/"
+    first = client.get(url, HTTP_HX_REQUEST="true")
+    assert first.status_code == 200
+    again = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    _race(event)
+    after = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200  # the banner changed, so the dashboard is fetched anew
+    assert 'data-testid="chip-up-banner"' not in after.content.decode()  # every table raced
