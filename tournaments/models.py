@@ -55,10 +55,18 @@ __all__ = [
     "Purchase",
     "PurchaseVoid",
     "Season",
+    "SuperFinalStackRule",
 ]
 
 # R6.1: scoring.points.DEFAULT_FORMULA, the key a new season starts with.
 DEFAULT_POINTS_FORMULA = "linear"
+
+
+class SuperFinalStackRule(models.TextChoices):
+    """R5.5: what a super-final player's stack is made of (a season's setting, default first)."""
+
+    BASE_PLUS_BONUS = "base_plus_bonus", _("The final's stack plus 3,000 per satellite won")
+    BONUS_ONLY = "bonus_only", _("3,000 per satellite won alone")
 
 
 class Season(models.Model):
@@ -73,6 +81,15 @@ class Season(models.Model):
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"))
     formula = models.CharField(_("points formula"), max_length=40, default=DEFAULT_POINTS_FORMULA)
+    # R5.5: "every satellite won adds 3,000 chips to the player's final stack": added to the
+    # final's stack (default), or the satellites' chips are the whole stack.
+    super_final_stack_rule = models.CharField(
+        _("super-final stack"),
+        max_length=16,
+        choices=SuperFinalStackRule,
+        default=SuperFinalStackRule.BASE_PLUS_BONUS,
+        help_text=_("R5.5: how the super final's starting stacks are made up."),
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
