@@ -25,6 +25,7 @@ from tables.models import FloorStep, MoveReason, StepStatus
 from tables.selectors import tables_with_seats
 from tournaments.entry_services import FloorError, check_in_entry, register_entry
 from tournaments.models import Entry, EntryStatus, Event, EventKind
+from tournaments.money_display import floor_money
 from tournaments.permissions import acting_user, floor_required
 
 
@@ -102,6 +103,7 @@ def floor_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str,
         "hand_for_hand": hand_for_hand_view(event),  # TDA RP-8 on the satellite bubble
         "reopenable_hand": reopenable_hand(event),  # its reports can still be taken back
         "standings": event_standings(event),
+        "money": floor_money(event, entries),  # docs/money.md; a freeroll shows none
         "undo_step": steps.filter(status=StepStatus.DONE).order_by("-sequence").first(),
         "redo_step": steps.filter(status=StepStatus.UNDONE).order_by("sequence").first(),
         "register_form": forms.RegisterForm(),
@@ -183,6 +185,7 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
             name=data["name"],
             satellites_won=data["satellites_won"] or 0,
             check_in=data["check_in"],
+            key=data["key"],
         ),  # fmt: skip
     )
 

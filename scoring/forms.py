@@ -52,9 +52,12 @@ class StacksForm(forms.Form):
     require_all = False
     tie_needs_card = _("%(names)s have equal chip counts: each draws a card to decide (R5.10).")
 
-    def __init__(self, *args: Any, entries: Sequence[Entry], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, entries: Sequence[Entry], needs_busted_by: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.entries = {e.pk: e for e in entries}
+        self.needs_busted_by = needs_busted_by  # docs/money.md: a bounty event
         out = self.fields["out"]
         assert isinstance(out, forms.TypedMultipleChoiceField)  # noqa: S101 - declared above
         out.choices = [(e.pk, e.player.name) for e in entries]
@@ -74,7 +77,8 @@ class StacksForm(forms.Form):
                 raise forms.ValidationError(f"{name}: {' '.join(error.messages)}") from error
             if stack is None:
                 raise forms.ValidationError(_("%(name)s: give the stack.") % {"name": name})
-            rows.append(StackInput(entry_id=entry_id, stack=stack, card=card))
+            busted_by = self._busted_by(entry_id, name) if self.needs_busted_by else None
+            rows.append(StackInput(entry_id=entry_id, stack=stack, card=card, busted_by=busted_by))
         self.check_tie_cards(rows)
         cleaned["rows"] = rows
         return cleaned
@@ -91,6 +95,16 @@ class StacksForm(forms.Form):
         cards = [row.card for row in rows if row.card is not None]
         if len(set(cards)) != len(cards):
             raise forms.ValidationError(_("Two players cannot have the same card."))
+
+    def _busted_by(self, entry_id: int, name: str) -> int:
+        """``by-<id>``: the player still in who busted him and wins his bounty."""
+        raw = str(self.data.get(f"by-{entry_id}") or "").strip()
+        if not raw.isdigit() or int(raw) not in self.entries:
+            raise forms.ValidationError(
+                _("%(name)s: choose who busted him (his bounty goes to that player).")
+                % {"name": name}
+            )
+        return int(raw)
 
 
 class BustForm(StacksForm):

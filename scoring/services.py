@@ -33,6 +33,7 @@ from tournaments.entry_services import (
     publish_standings,
 )
 from tournaments.models import Entry, EntryStatus, Event
+from tournaments.money_services import check_busted_by, set_busted_by
 from tournaments.services import record_audit
 
 
@@ -54,6 +55,7 @@ class StackInput:
     entry_id: int
     stack: int | None
     card: int | None = None
+    busted_by: int | None = None  # docs/money.md: the entry that wins his bounty
 
 
 OUT_STATUS = {
@@ -173,6 +175,7 @@ def _finish(*, event: Event, step: FloorStep, actor: User | None, action: str) -
         ],
         hand_for_hand=step.data.get("hand_for_hand"),
         shared=step.data.get("shared", []),
+        busted_by=step.data.get("busted_by"),
     )
     hand_for_hand.sync_hand_for_hand(event=event, actor=actor)
     refresh_plan(event=event)
@@ -235,7 +238,11 @@ def record_busts(
     left = Entry.objects.filter(event=event).in_play().count()
     if len(busts) >= left:
         raise FloorError(_("Somebody wins the hand: at least one player stays in."))
+    busted_by = {b.entry_id: b.busted_by for b in busts if b.busted_by is not None}
+    check_busted_by(event=event, busted_by=busted_by)  # docs/money.md: bounties
     placed, data = _bust_places(event=event, busts=busts, entries=entries, left=left)
+    if busted_by:
+        data = data | {"busted_by": {str(k): v for k, v in busted_by.items()}}
     step = start_step(event=event, kind=StepKind.BUSTS, actor=actor, key=key)
     if data:
         step.data = data
@@ -245,6 +252,7 @@ def record_busts(
             step=step, entry=entries[bust.entry_id], kind=EliminationKind.BUST,
             place=placed[bust.entry_id], actor=actor, stack=bust.stack, card=bust.card,
         )  # fmt: skip
+    set_busted_by(entries=entries, busted_by=busted_by)
     _crown_last_player(step=step, actor=actor)
     return _finish(event=event, step=step, actor=actor, action="busts.recorded")
 

@@ -47,13 +47,27 @@ def _take_back_places(step: FloorStep) -> None:
     """Undo: the entries of a step are back in play, in the seats they left."""
     for out in step.eliminations.active().select_related("entry__player"):
         entry = out.entry
+        _check_not_re_entered(entry)
         seated = Seat.objects.filter(entry=entry).exists()
         if out.table_number is not None and out.seat_number is not None and not seated:
             _reseat(step=step, entry=entry, table_number=out.table_number, seat=out.seat_number)
         entry.status, entry.place, entry.busted_at = EntryStatus.PLAYING, None, None
-        entry.save(update_fields=["status", "place", "busted_at"])
+        entry.busted_by = None  # docs/money.md: the bounty goes back too
+        entry.save(update_fields=["status", "place", "busted_at", "busted_by"])
     step.eliminations.update(undone=True)
     set_shared_places(step.data.get("shared"), backwards=True)  # TDA RP-8: the tie is taken back
+
+
+def _check_not_re_entered(entry: Entry) -> None:
+    """A bust whose player has re-entered since stays: he cannot play two entries at once."""
+    later = Entry.objects.filter(
+        event_id=entry.event_id, player_id=entry.player_id, number__gt=entry.number
+    )
+    if later.exists():
+        raise EntryStateError(
+            _("%(name)s has re-entered since: this bust stays (docs/money.md).")
+            % {"name": entry.label}
+        )
 
 
 def _reseat(*, step: FloorStep, entry: Entry, table_number: int, seat: int) -> None:
@@ -80,7 +94,8 @@ def _give_back_places(step: FloorStep) -> None:
             Seat.objects.filter(entry=entry).delete()
         entry.status, entry.place = OUT_STATUS[EliminationKind(out.kind)], out.place
         entry.busted_at = out.created_at
-        entry.save(update_fields=["status", "place", "busted_at"])
+        entry.busted_by_id = step.data.get("busted_by", {}).get(str(entry.pk))
+        entry.save(update_fields=["status", "place", "busted_at", "busted_by"])
     step.eliminations.update(undone=False)
     set_shared_places(step.data.get("shared"), backwards=False)
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import views
+from scoring import money_views, views
 
 app_name = "scoring"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("events/<int:pk>/floor/busts/", views.record_busts, name="record_busts"),
     path("events/<int:pk>/floor/quit/", views.record_quit, name="record_quit"),
     path("events/<int:pk>/floor/stop/", views.agreed_stop, name="agreed_stop"),
+    path("events/<int:pk>/floor/buy/", money_views.buy, name="buy"),
+    path("events/<int:pk>/floor/buy/take-back/", money_views.void, name="void"),
     path("events/<int:pk>/floor/undo/", views.undo, name="undo"),
     path("events/<int:pk>/floor/redo/", views.redo, name="redo"),
     path("events/<int:pk>/floor/hand-done/", views.hand_done, name="hand_done"),

@@ -18,6 +18,7 @@ from scoring.floor_views import floor_done, floor_failed, form_errors, run_floor
 from scoring.selectors import event_standings
 from tournaments.entry_services import FloorError
 from tournaments.models import Entry, EntryStatus, Event
+from tournaments.money_selectors import money_rules
 from tournaments.permissions import acting_user, floor_required
 
 
@@ -34,7 +35,9 @@ def record_busts(request: HttpRequest, pk: int) -> HttpResponse:
     return run_floor_action(
         request,
         event,
-        forms.BustForm(request.POST, entries=_playing(event)),
+        forms.BustForm(
+            request.POST, entries=_playing(event), needs_busted_by=money_rules(event).has_bounties
+        ),
         lambda data: services.record_busts(
             event_id=event.pk, actor=acting_user(request), busts=data["rows"], key=data["key"]
         ),
