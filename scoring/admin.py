@@ -27,13 +27,15 @@ class SeasonAdminForm(forms.ModelForm[Season]):
 
     class Meta:
         model = Season
-        fields = ["name", "starts_on", "ends_on", "formula"]
+        fields = ["name", "starts_on", "ends_on", "formula", "super_final_stack_rule"]
 
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin[Season]):
     form = SeasonAdminForm
-    list_display = ["name", "starts_on", "ends_on", "formula", "updated_at"]
+    list_display = [
+        "name", "starts_on", "ends_on", "formula", "super_final_stack_rule", "updated_at",
+    ]  # fmt: skip
 
     def view_on_site(self, obj: Season) -> str:
         return reverse("seasons:season_detail", args=[obj.pk])

@@ -18,6 +18,7 @@ from tournaments.entry_services import (
     check_in_entry,
     lock_event,
     register_entry,
+    stack_rule,
     starting_stack_for,
 )
 from tournaments.models import Entry, EntryStatus, Event, EventKind, EventStatus, Player
@@ -74,7 +75,11 @@ class StackChange:
 
 @transaction.atomic
 def compute_super_final_stacks(*, event_id: int, actor: User | None) -> list[StackChange]:
-    """R5.5: each final entry starts with the event's stack + 3,000 per satellite won."""
+    """R5.5: each final entry's stack from the satellites he won, by the season's stack rule.
+
+    The final's stack plus 3,000 per satellite won (default), or 3,000 per satellite won alone;
+    under the latter an entry with no satellite won is refused by name and nothing changes.
+    """
     event = lock_event(event_id)
     if event.kind != EventKind.FINAL:
         raise FloorError(_("Only a final has super-final stacks."))
@@ -85,7 +90,7 @@ def compute_super_final_stacks(*, event_id: int, actor: User | None) -> list[Sta
         Entry.objects.select_for_update(of=("self",)).filter(event=event).select_related("player")
     ):
         won = satellites_won(player=entry.player, final=event)
-        stack = starting_stack_for(event=event, satellites_won=won)  # R5.5: + 3,000 per win
+        stack = starting_stack_for(event=event, satellites_won=won, name=entry.player.name)
         if (entry.satellites_won, entry.starting_stack) != (won, stack):
             entry.satellites_won, entry.starting_stack = won, stack
             entry.save(update_fields=["satellites_won", "starting_stack"])
@@ -94,6 +99,7 @@ def compute_super_final_stacks(*, event_id: int, actor: User | None) -> list[Sta
         actor=actor,
         action="super_final.stacks",
         event=event,
+        rule=stack_rule(event),
         changes=[[c.entry_id, c.satellites_won, c.starting_stack] for c in changes],
     )
     return changes

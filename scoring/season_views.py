@@ -31,7 +31,7 @@ from scoring.payout_selectors import event_payouts
 from scoring.satellites import compute_super_final_stacks
 from scoring.season_forms import FormulaForm, WhatIfForm
 from scoring.season_services import change_season_formula
-from tournaments.entry_services import FloorError
+from tournaments.entry_services import FloorError, stack_rule
 from tournaments.models import Event, Player, Season
 from tournaments.money_format import currency
 from tournaments.permissions import admin_required, floor_required
@@ -159,5 +159,5 @@ def super_final_stacks(request: HttpRequest, pk: int) -> HttpResponseBase:
             messages.success(request, _("%(count)s starting stacks set.") % {"count": len(changes)})
             return HttpResponseRedirect(request.path)
     entries = event.entries.select_related("player").order_by("player__name")
-    context = {"event": event, "entries": entries}
+    context = {"event": event, "entries": entries, "stack_rule": stack_rule(event)}
     return render(request, "scoring/season_super_final.html", context, status=status)

@@ -9,7 +9,16 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournaments import live
-from tournaments.models import Entry, EntryStatus, Event, EventKind, EventStatus, Player
+from tournaments.models import (
+    Entry,
+    EntryStatus,
+    Event,
+    EventKind,
+    EventStatus,
+    Player,
+    Season,
+    SuperFinalStackRule,
+)
 from tournaments.services import record_audit
 
 SATELLITE_BONUS_CHIPS = 3_000  # R5.5: every satellite won adds 3,000 chips to the final stack
@@ -68,18 +77,57 @@ def lock_entries(*, event: Event, entry_ids: Iterable[int]) -> list[Entry]:
     return entries
 
 
-def super_final_stack(*, event_stack: int, satellites_won: int) -> int:
-    """R5.5: the final's starting stack plus 3,000 chips per satellite won (counted by scoring)."""
+class NoSuperFinalStackError(FloorError):
+    """R5.5: with 3,000 per satellite won alone, a player who won none has no stack."""
+
+
+def super_final_stack(
+    *,
+    event_stack: int,
+    satellites_won: int,
+    rule: str = SuperFinalStackRule.BASE_PLUS_BONUS,
+) -> int:
+    """R5.5: 3,000 chips per satellite won (counted by scoring), added to the final's stack by
+    default, or the whole stack under the season's rule BONUS_ONLY."""
     if satellites_won < 0:
         raise ValueError("satellites won cannot be negative")
-    return event_stack + SATELLITE_BONUS_CHIPS * satellites_won
+    bonus = SATELLITE_BONUS_CHIPS * satellites_won
+    return bonus if rule == SuperFinalStackRule.BONUS_ONLY else event_stack + bonus
 
 
-def starting_stack_for(*, event: Event, satellites_won: int) -> int:
-    """The event's starting stack, plus 3,000 per satellite won in a super final (R5.5)."""
+def stack_rule(event: Event) -> str:
+    """R5.5: the super-final stack rule of the event's season (the default without one)."""
+    if event.season_id is None:
+        return SuperFinalStackRule.BASE_PLUS_BONUS
+    return str(
+        Season.objects.filter(pk=event.season_id)
+        .values_list("super_final_stack_rule", flat=True)
+        .first()
+        or SuperFinalStackRule.BASE_PLUS_BONUS
+    )
+
+
+def starting_stack_for(*, event: Event, satellites_won: int, name: str = "") -> int:
+    """The event's starting stack; in a super final as its season's rule says (R5.5).
+
+    Raises NoSuperFinalStackError for a player with no satellite won when the satellites'
+    chips are the whole stack (he would start with none).
+    """
     if event.kind != EventKind.FINAL:
         return event.starting_stack
-    return super_final_stack(event_stack=event.starting_stack, satellites_won=satellites_won)
+    rule = stack_rule(event)
+    stack = super_final_stack(
+        event_stack=event.starting_stack, satellites_won=satellites_won, rule=rule
+    )
+    if stack <= 0:
+        raise NoSuperFinalStackError(
+            _(
+                "%(name)s won no satellite: in this season the super-final stack is 3,000 per "
+                "satellite won alone, so he has no chips (R5.5). Give his satellites won."
+            )
+            % {"name": name or _("The player")}
+        )
+    return stack
 
 
 @transaction.atomic
@@ -121,7 +169,9 @@ def register_entry(
                 event=event,
                 player=player,
                 satellites_won=satellites_won,
-                starting_stack=starting_stack_for(event=event, satellites_won=satellites_won),
+                starting_stack=starting_stack_for(
+                    event=event, satellites_won=satellites_won, name=player.name
+                ),
                 status=EntryStatus.CHECKED_IN if check_in else EntryStatus.REGISTERED,
             )
     except IntegrityError as error:  # pragma: no cover - the event lock makes this unreachable

@@ -50,8 +50,8 @@ class EventForm(forms.Form):
         choices=EventKind.choices,
         initial=EventKind.CUSTOM,
         help_text=_(
-            "A final's players start with 3,000 more chips per satellite won (R5.5): "
-            "set on its super-final page."
+            "A final's players get 3,000 chips per satellite won (R5.5), added to its starting "
+            "stack or as the whole stack, as its season sets: set on its super-final page."
         ),
     )
     structure = StructureChoiceField(

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments import live, money, structures
-from tournaments.entry_services import starting_stack_for
+from tournaments.entry_services import NoSuperFinalStackError, starting_stack_for
 from tournaments.models import (
     BlindStructure,
     Entry,
@@ -179,7 +179,10 @@ def _restack_waiting_entries(event: Event) -> int:
     )
     changed = 0
     for entry in waiting:
-        stack = starting_stack_for(event=event, satellites_won=entry.satellites_won)
+        try:
+            stack = starting_stack_for(event=event, satellites_won=entry.satellites_won)
+        except NoSuperFinalStackError:
+            continue  # R5.5: no satellite won, no stack of his own: the floor's stacks page says
         if entry.starting_stack != stack:
             entry.starting_stack = stack
             entry.save(update_fields=["starting_stack"])

@@ -132,7 +132,7 @@ def test_the_django_admin_audits_a_formula_change(client, admin_user, season):
     response = client.post(
         f"/admin/tournaments/season/{season.pk}/change/",
         {"name": season.name, "starts_on": "2026-01-01", "ends_on": "2026-12-31",
-         "formula": "linear_x10"},
+         "formula": "linear_x10", "super_final_stack_rule": "base_plus_bonus"},
     )  # fmt: skip
     assert response.status_code == 302
     assert Season.objects.get(pk=season.pk).formula == "linear_x10"
@@ -145,7 +145,27 @@ def test_the_django_admin_refuses_an_unknown_formula(client, admin_user, season)
     response = client.post(
         f"/admin/tournaments/season/{season.pk}/change/",
         {"name": season.name, "starts_on": "2026-01-01", "ends_on": "2026-12-31",
-         "formula": "nonsense"},
+         "formula": "nonsense", "super_final_stack_rule": "base_plus_bonus"},
     )  # fmt: skip
     assert response.status_code == 200  # the form again, with its error
     assert Season.objects.get(pk=season.pk).formula == "linear"
+
+
+def test_r5_5_the_django_admin_sets_the_super_final_stack_rule_audited(client, admin_user, season):
+    client.force_login(admin_user)
+    response = client.post(
+        f"/admin/tournaments/season/{season.pk}/change/",
+        {"name": season.name, "starts_on": "2026-01-01", "ends_on": "2026-12-31",
+         "formula": "linear", "super_final_stack_rule": "bonus_only"},
+    )  # fmt: skip
+    assert response.status_code == 302
+    assert Season.objects.get(pk=season.pk).super_final_stack_rule == "bonus_only"
+    audit = AuditEvent.objects.get(action="season.changed")
+    assert audit.data["changes"]["super_final_stack_rule"] == ["base_plus_bonus", "bonus_only"]
+    bad = client.post(
+        f"/admin/tournaments/season/{season.pk}/change/",
+        {"name": season.name, "starts_on": "2026-01-01", "ends_on": "2026-12-31",
+         "formula": "linear", "super_final_stack_rule": "everything"},
+    )  # fmt: skip
+    assert bad.status_code == 200  # the form again, with its error
+    assert Season.objects.get(pk=season.pk).super_final_stack_rule == "bonus_only"
