@@ -145,6 +145,7 @@ def report_hand_done(
     hand.save(update_fields=["done_tables", "completed_at"])
     if hand.completed_at is not None and after_hand is not None:
         after_hand(event)
+    publish_standings(event.pk)  # after the commit: the floor pages show the report
     return hand
 
 
