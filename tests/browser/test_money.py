@@ -8,7 +8,8 @@ import pytest
 
 from tests import factories
 from tests.browser.conftest import login
-from tournaments.models import EventMoney, Purchase
+from tournaments.entry_services import register_entry
+from tournaments.models import Entry, EventMoney, Purchase
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -67,3 +68,39 @@ def test_the_floor_page_of_a_freeroll_has_no_money(live_server, page):
     page.wait_for_selector("#entries")
     assert page.locator("#money").count() == 0
     assert page.locator("[data-testid=register-price]").count() == 0
+
+
+def test_a_german_phone_records_a_bust_and_who_won_the_bounty(live_server, browser):
+    factories.make_user(username="floor", role="floor")
+    event = factories.make_event(name="Kopfgeld")
+    EventMoney.objects.create(event=event, buy_in=2000, fee=200, bounty=500)
+    for name in ("Anna", "Bert", "Carl"):
+        register_entry(event_id=event.pk, actor=None, name=name, check_in=True)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, locale="de-DE"
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    login(page, live_server, "floor")
+    page.goto(f"{live_server.url}/events/{event.pk}/floor/tables/")
+    page.fill("input[name=tables]", "1")
+    page.click("form.draw-form button[type=submit]")
+    page.wait_for_selector("[data-testid=table-1]")
+    anna, bert = (Entry.objects.get(player__name=name) for name in ("Anna", "Bert"))
+    row = page.locator(f"[data-testid=table-1] tr:has(#out-{anna.pk})")
+    row.locator("input[type=checkbox]").check()
+    row.locator("input.stack").fill("1200")
+    page.locator("[data-testid=table-1] button[type=submit].danger").click()
+    page.wait_for_selector("[data-testid=floor-error]")  # who busted her? asked, nothing changed
+    assert "wer ihn ausgeschaltet hat" in page.inner_text("[data-testid=floor-error]")
+    row = page.locator(f"[data-testid=table-1] tr:has(#out-{anna.pk})")
+    row.locator("input[type=checkbox]").check()
+    row.locator("input.stack").fill("1200")
+    row.locator(f"select[name=by-{anna.pk}]").select_option(str(bert.pk))
+    page.locator("[data-testid=table-1] button[type=submit].danger").click()
+    page.wait_for_selector(f"[data-testid=money-row-{bert.pk}]")
+    assert "5,00\u00a0€" in page.inner_text(f"[data-testid=money-row-{bert.pk}]")
+    assert Entry.objects.get(pk=anna.pk).busted_by_id == bert.pk
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    _shot(page, "money-bounty-phone-de.png")
+    context.close()
