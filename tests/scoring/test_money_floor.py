@@ -157,3 +157,15 @@ def test_the_floor_takes_back_a_rebuy_once(floor_client):
     assert f'data-testid="void-{purchase.pk}"' not in floor_page(floor_client, event)
     response = floor_client.post(url, {"purchase": 999_999})
     assert response.status_code == 400 and "no such purchase" in response.content.decode()
+
+
+def test_the_tv_and_phones_average_counts_the_rebuy(floor_client, client):
+    event, entries = seated_event(players=4, tables=1)  # 4 x 3,000
+    EventMoney.objects.create(event=event, rebuy_price=1000, rebuy_chips=4000)
+    url = reverse("scoring:standings", args=[event.code])
+    before = client.get(url)
+    assert "3,000" in before.content.decode()
+    buy(floor_client, event, entries[0], "rebuy")
+    after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200  # not 304: the figure changed
+    assert "4,000" in after.content.decode()  # 16,000 chips over 4 players
