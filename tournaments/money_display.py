@@ -25,6 +25,7 @@ class EntryMoney:
     rebuys: int
     add_ons: int
     allowed: frozenset[money.PurchaseKind] = field(default_factory=frozenset)
+    chips: int = 0  # from this entry's rebuys and add-ons
 
     @property
     def can_buy_in(self) -> bool:
@@ -121,14 +122,18 @@ class FloorMoney:
     def bounty_text(self) -> str:
         return format_money(self.rules.buy_in.bounty) if self.rules.has_bounties else ""
 
+    def stack_hint(self, entry: Entry) -> int:
+        """The chips an entry has had: its starting stack and its rebuys and add-ons."""
+        return entry.starting_stack + self.of(entry.pk).chips
+
     def of(self, entry_id: int) -> EntryMoney:
         return self.entries.get(entry_id, EntryMoney(paid=0, rebuys=0, add_ons=0))
 
 
 def _states(
     entries: Sequence[Entry], purchases: Sequence[Purchase]
-) -> dict[int, tuple[money.EntryState, int]]:
-    """Entry id -> (the rules' view of it, what it paid), from the rows already read."""
+) -> dict[int, tuple[money.EntryState, int, int]]:
+    """Entry id -> (the rules' view of it, what it paid, chips it bought), from rows read."""
     by_player: dict[int, dict[str, int]] = {}
     by_entry: dict[int, list[Purchase]] = {}
     entry_player = {entry.pk: entry.player_id for entry in entries}
@@ -151,7 +156,8 @@ def _states(
             add_ons=counts.get("add_on", 0),
             re_entries=counts.get("re_entry", 0),
         )
-        states[entry.pk] = (state, sum(p.paid for p in own))
+        chips = sum(p.chips for p in own if p.kind in {"rebuy", "add_on"})
+        states[entry.pk] = (state, sum(p.paid for p in own), chips)
     return states
 
 
@@ -167,7 +173,7 @@ def floor_money(event: Event, entries: Sequence[Entry]) -> FloorMoney:
     states = _states(all_entries, purchases)
     shown = {entry.pk for entry in entries}
     per_entry = {}
-    for entry_id, (state, paid) in states.items():
+    for entry_id, (state, paid, chips) in states.items():
         if entry_id not in shown:
             continue
         allowed = frozenset(
@@ -179,7 +185,7 @@ def floor_money(event: Event, entries: Sequence[Entry]) -> FloorMoney:
             is None
         )
         per_entry[entry_id] = EntryMoney(
-            paid=paid, rebuys=state.rebuys, add_ons=state.add_ons, allowed=allowed
+            paid=paid, rebuys=state.rebuys, add_ons=state.add_ons, allowed=allowed, chips=chips
         )
     pool = money.prize_pool_of([p.bought() for p in purchases], guarantee=rules.guarantee)
     late_open = not (

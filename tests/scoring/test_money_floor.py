@@ -63,7 +63,11 @@ def test_a_rebuy_button_buys_once_and_refuses_over_the_limit(floor_client):
     assert response.status_code == 400
     assert "has reached the limit of 1" in response.content.decode()
     assert snapshot(event) == before and Purchase.objects.count() == 1
-    assert f'data-testid="rebuy-{entries[0].pk}"' not in floor_page(floor_client, event)
+    page = floor_page(floor_client, event)
+    assert f'data-testid="rebuy-{entries[0].pk}"' not in page
+    # the bust form's hint for his stack counts the rebuy's chips
+    assert f'name="stack-{entries[0].pk}" inputmode="numeric" placeholder="6000"' in page
+    assert f'name="stack-{entries[1].pk}" inputmode="numeric" placeholder="3000"' in page
 
 
 def test_a_freeze_out_refuses_a_forged_rebuy(floor_client):
