@@ -198,10 +198,10 @@ def take_back_hand_done(
     dealt by nobody yet, is dropped. The form's ``key`` makes a double click change nothing.
     """
     event = lock_event(event_id)
-    done = AuditEvent.objects.filter(event=event, action=TAKEN_BACK, data__key=key)
-    if key and done.exists():
-        return HandForHand.objects.get(event=event, number=hand_number)  # the second click
     hand = HandForHand.objects.filter(event=event, number=hand_number).first()
+    done = AuditEvent.objects.filter(event=event, action=TAKEN_BACK, data__key=key)
+    if key and hand is not None and done.exists():
+        return hand  # the second click of a double click: taken back once
     _refuse_take_back(hand=hand, table_number=table_number, hand_number=hand_number)
     assert hand is not None  # noqa: S101 - refused above
     reopened = hand.completed_at is not None
