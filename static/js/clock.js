@@ -28,6 +28,7 @@
   let upcoming = null; // {endsAt, html}: what the clock shows once the level in force runs out
   let streamOpen = false;
   let sentAt = null; // the server's time as the stream sent the fragment being placed
+  let pushedLevel = null; // the level of the last clock state the stream brought
 
   const clockEl = () => document.getElementById("clock");
 
@@ -171,6 +172,12 @@
     if (!newer(state.id, clockId)) return;
     clockId = state.id;
     upcoming = state.next ? { endsAt: state.next.at, html: state.next.html } : null;
+    // A new level: the parts of the page that follow it (the chip-up banner) fetch themselves,
+    // spread over a second so that a room full of phones does not ask at the same instant.
+    if (pushedLevel !== null && state.level_index !== pushedLevel) {
+      setTimeout(() => document.body.dispatchEvent(new CustomEvent("fm:changed")), Math.random() * 1000);
+    }
+    pushedLevel = state.level_index;
     const shown = clockEl();
     if (shown && shown.dataset.etag === state.etag) {
       const serverNow = Date.parse(state.now);

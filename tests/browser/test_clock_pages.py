@@ -142,6 +142,7 @@ def test_a_phone_shows_a_level_pushed_by_the_floor_without_a_refetch(
     page.get_by_role("button", name="Start the clock").click()
     expect(phone_page.get_by_test_id("clock-status")).to_have_text("Running", timeout=FOLLOW_MS)
 
+    expect(page.get_by_test_id("clock-status")).to_have_text("Running")  # the floor's controls
     page.get_by_role("button", name="Next level").click()
     expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 2", timeout=FOLLOW_MS)
     expect(phone_page.get_by_test_id("blinds")).to_contain_text("50 / 100")
@@ -198,3 +199,27 @@ def test_a_page_whose_stream_reconnects_catches_up(live_server, settings, page, 
     expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 2", timeout=20_000)
     expect(phone_page.get_by_test_id("blinds")).to_contain_text("50 / 100")
     assert reconnects, "the level came by another way than the stream"
+
+
+def test_a_new_level_tells_the_parts_that_follow_it_and_a_pause_does_not(
+    live_server, page, phone_page, event
+):
+    """The chip-up banner and the standings listen for fm:changed; a level change sends it
+    (spread over a second), a clock change within the level does not (no herd of fetches)."""
+    phone_page.goto(f"{live_server.url}/e/{event.code}/")
+    phone_page.evaluate(
+        "window.told = 0; document.body.addEventListener('fm:changed', () => window.told++)"
+    )
+    open_dashboard(page, live_server, event)
+    page.get_by_role("button", name="Start the clock").click()
+    expect(page.get_by_test_id("clock-status")).to_have_text("Running")
+    expect(phone_page.get_by_test_id("clock-status")).to_have_text("Running", timeout=FOLLOW_MS)
+    page.get_by_role("button", name="Pause").click()
+    expect(phone_page.get_by_test_id("clock-status")).to_have_text("Paused", timeout=FOLLOW_MS)
+    phone_page.wait_for_timeout(1_200)
+    assert phone_page.evaluate("window.told") == 0
+
+    expect(page.get_by_test_id("clock-status")).to_have_text("Paused")
+    page.get_by_role("button", name="Next level").click()
+    expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 2", timeout=FOLLOW_MS)
+    phone_page.wait_for_function("window.told === 1", timeout=2_000)
