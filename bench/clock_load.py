@@ -110,6 +110,7 @@ class Phone:
         self.version = -1
         self.clock_id: str | None = None  # the stream's Last-Event-ID
         self.upcoming: dict[str, Any] | None = None  # the next level, sent ahead
+        self.pushed_level: int | None = None  # the level of the last state the stream brought
         self.offset = 0.0  # the server's clock minus ours
         self.fetching = False
         self.again = False
@@ -225,6 +226,8 @@ class Phone:
             self.apply(json.loads(data))
         elif "event: changed" in lines and json.loads(data).get("what") != "standings":
             self.spawn(self.fetch("nudge"))  # a clock change without its state
+        elif "event: changed" in lines:
+            self.spawn(self.follow())
 
     def apply(self, state: dict[str, Any]) -> None:
         """A clock state from the stream: shown at once, the next level kept for its time."""
@@ -235,6 +238,9 @@ class Phone:
         self.pushes.append((received, state))
         self.offset = parse_time(state["now"]) - received
         self.upcoming = state["next"]
+        if self.pushed_level is not None and state["level_index"] != self.pushed_level:
+            self.spawn(self.follow())  # fm:changed: the standings and chip-up parts fetch
+        self.pushed_level = state["level_index"]
         if (state["version"], state["level_index"]) >= (self.version, self.level or 0):
             ends = parse_time(state["ends_at"]) if state["ends_at"] else None
             self.show(level=state["level_index"], version=state["version"], etag=state["etag"],
@@ -255,6 +261,20 @@ class Phone:
                       etag=etag[1].decode() if etag else None,
                       ends_at=parse_time(ends[1].decode()) if ends and ends[1] else None,
                       how="ahead")  # fmt: skip
+
+    async def follow(self) -> None:
+        """fm:changed, sent within a second: the page's standings and chip-up banner fetch."""
+        await asyncio.sleep(random.uniform(0, 1.0))
+        for path in (self.args.standings, self.args.chip_up):
+            started = time.perf_counter()
+            try:
+                status, _headers, _body = await get(
+                    self.args.web_port, path, {"HX-Request": "true"}
+                )
+            except OSError:
+                self.stats.error("follow:connection")
+                continue
+            self.stats.add("follow", time.perf_counter() - started, status)
 
     # The fallback: conditional GETs ----------------------------------------------------------
 
@@ -538,7 +558,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     await asyncio.sleep(args.steady_seconds)
     steady = {
         "fragment": summary(stats.samples.get("fragment", [])),
-        "statuses": stats.statuses.get("fragment", {}),
+        "statuses": dict(stats.statuses.get("fragment", {})),
         "seconds": args.steady_seconds,
     }
     stats.samples.clear()
@@ -556,9 +576,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(1.0)
     if args.natural:
         rounds.append(await natural_round(phones, floor, lead=3))
+    await asyncio.sleep(2.0)  # the last fm:changed fetches (sent within a second) are done
     during = {
         "fragment": summary(stats.samples.get("fragment", [])),
-        "statuses": stats.statuses.get("fragment", {}),
+        "statuses": dict(stats.statuses.get("fragment", {})),
+        "follow": summary(stats.samples.get("follow", [])),
+        "follow_statuses": dict(stats.statuses.get("follow", {})),
     }
 
     for phone in phones:
@@ -629,6 +652,8 @@ def main() -> None:
     args = parser.parse_args()
     args.fragment = f"/e/{args.code}/clock/"
     args.stream = f"/e/{args.code}/events/"
+    args.standings = f"/e/{args.code}/standings/"
+    args.chip_up = f"/e/{args.code}/chip-up/"
     print(json.dumps(without_times(asyncio.run(run(args))), indent=2))
 
 

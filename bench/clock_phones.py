@@ -215,14 +215,16 @@ def render(runs: list[tuple[int, dict[str, Any]]], args: argparse.Namespace, com
         "",
         f"{first['phones']} phones arriving 100 a second ({first['streams_connected']} event "
         "streams open). Each does what static/js/clock.js does: it shows the clock state the "
-        "stream brings (no fetch), switches to the next level it was sent ahead when its level "
-        "runs out, polls the fragment (conditional GET) every 20 s while its stream is up (5 s "
-        "while it is down) and once a second if a level ran out with nothing in hand. The floor "
-        f"logs in and presses Next level {args.levels} times, then Pause and Resume, through the "
-        "dashboard form; then it cuts the level to 3 s so that it ends on its own. At every "
-        f"other Next level, {first['sleepers']} phones (one in ten) sleep: their stream is gone "
-        "from just before the press until 2 s after it, then they reconnect with Last-Event-ID. "
-        'A phone "has" a change when it shows the new state; a phone that never does within '
+        "stream brings (no fetch of the clock; at a new level its standings and chip-up banner "
+        "fetch themselves within a second), switches to the next level it was sent ahead when "
+        "its level runs out, polls the fragment (conditional GET) every 20 s while its stream "
+        "is up (5 s while it is down) and once a second if a level ran out with nothing in "
+        f"hand. The floor logs in and presses Next level {args.levels} times, then Pause and "
+        "Resume, through the dashboard form; then it cuts the level to 3 s so that it ends on "
+        f"its own. At every other Next level, {first['sleepers']} phones (one in ten) sleep: "
+        "their stream is gone from just before the press until 2 s after it, then they "
+        'reconnect with Last-Event-ID. A phone "has" a change when it shows the new state; a '
+        "phone that never does within "
         "30 s is missing.",
         "",
     ]
@@ -296,7 +298,10 @@ def render_run(conn_max_age: int, report: dict[str, Any], args: argparse.Namespa
         f"Fragment requests while the phones polled for {steady['seconds']:.0f} s: "
         f"{steady['fragment'].get('count', 0)} (statuses {steady['statuses']}, p95 "
         f"{steady['fragment'].get('p95', '-')} ms); during all the changes: "
-        f"{during['fragment'].get('count', 0)} (statuses {during['statuses']}).",
+        f"{during['fragment'].get('count', 0)} (statuses {during['statuses']}). At each new "
+        "level the phones' standings and chip-up parts fetched themselves (fm:changed): "
+        f"{during['follow'].get('count', 0)} requests (statuses {during['follow_statuses']}, "
+        f"p50 {during['follow'].get('p50', '-')} ms, p95 {during['follow'].get('p95', '-')} ms).",
         "",
         f"Throughput against peers, closed loop ({args.connections} connections, "
         f"{args.throughput_seconds:.0f} s each, same gunicorn):",
