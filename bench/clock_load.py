@@ -110,7 +110,7 @@ class Phone:
         self.version = -1
         self.clock_id: str | None = None  # the stream's Last-Event-ID
         self.upcoming: dict[str, Any] | None = None  # the next level, sent ahead
-        self.pushed_level: int | None = None  # the level of the last state the stream brought
+        self.pushed: dict[str, Any] | None = None  # the last state the stream brought
         self.offset = 0.0  # the server's clock minus ours
         self.fetching = False
         self.again = False
@@ -224,10 +224,10 @@ class Phone:
         data = "\n".join(line[6:] for line in lines if line.startswith("data: "))
         if "event: clock" in lines:
             self.apply(json.loads(data))
-        elif "event: changed" in lines and json.loads(data).get("what") != "standings":
-            self.spawn(self.fetch("nudge"))  # a clock change without its state
         elif "event: changed" in lines:
-            self.spawn(self.follow())
+            self.spawn(self.follow(spread=0.0))  # fm:changed at once
+            if json.loads(data).get("what") in ("clock", "level"):
+                self.spawn(self.fetch("nudge"))  # a clock change without its state
 
     def apply(self, state: dict[str, Any]) -> None:
         """A clock state from the stream: shown at once, the next level kept for its time."""
@@ -238,9 +238,10 @@ class Phone:
         self.pushes.append((received, state))
         self.offset = parse_time(state["now"]) - received
         self.upcoming = state["next"]
-        if self.pushed_level is not None and state["level_index"] != self.pushed_level:
-            self.spawn(self.follow())  # fm:changed: the standings and chip-up parts fetch
-        self.pushed_level = state["level_index"]
+        pushed = self.pushed
+        if pushed and pushed.get("chip_up") and state["level_index"] != pushed["level_index"]:
+            self.spawn(self.follow(spread=2.0))  # a chip-up level ended: fm:changed
+        self.pushed = state
         if (state["version"], state["level_index"]) >= (self.version, self.level or 0):
             ends = parse_time(state["ends_at"]) if state["ends_at"] else None
             self.show(level=state["level_index"], version=state["version"], etag=state["etag"],
@@ -262,9 +263,9 @@ class Phone:
                       ends_at=parse_time(ends[1].decode()) if ends and ends[1] else None,
                       how="ahead")  # fmt: skip
 
-    async def follow(self) -> None:
-        """fm:changed, sent within a second: the page's standings and chip-up banner fetch."""
-        await asyncio.sleep(random.uniform(0, 1.0))
+    async def follow(self, *, spread: float) -> None:
+        """fm:changed (within ``spread`` seconds): the standings and chip-up banner fetch."""
+        await asyncio.sleep(random.uniform(0, spread))
         for path in (self.args.standings, self.args.chip_up):
             started = time.perf_counter()
             try:

@@ -215,8 +215,9 @@ def render(runs: list[tuple[int, dict[str, Any]]], args: argparse.Namespace, com
         "",
         f"{first['phones']} phones arriving 100 a second ({first['streams_connected']} event "
         "streams open). Each does what static/js/clock.js does: it shows the clock state the "
-        "stream brings (no fetch of the clock; at a new level its standings and chip-up banner "
-        "fetch themselves within a second), switches to the next level it was sent ahead when "
+        "stream brings (no fetch of the clock; when a level with a chip-up ends, its standings "
+        "and chip-up banner fetch themselves within 2 s), switches to the next level it was "
+        "sent ahead when "
         "its level runs out, polls the fragment (conditional GET) every 20 s while its stream "
         "is up (5 s while it is down) and once a second if a level ran out with nothing in "
         f"hand. The floor logs in and presses Next level {args.levels} times, then Pause and "
@@ -298,8 +299,8 @@ def render_run(conn_max_age: int, report: dict[str, Any], args: argparse.Namespa
         f"Fragment requests while the phones polled for {steady['seconds']:.0f} s: "
         f"{steady['fragment'].get('count', 0)} (statuses {steady['statuses']}, p95 "
         f"{steady['fragment'].get('p95', '-')} ms); during all the changes: "
-        f"{during['fragment'].get('count', 0)} (statuses {during['statuses']}). At each new "
-        "level the phones' standings and chip-up parts fetched themselves (fm:changed): "
+        f"{during['fragment'].get('count', 0)} (statuses {during['statuses']}). After chip-up "
+        "levels the phones' standings and chip-up banners fetched themselves (fm:changed): "
         f"{during['follow'].get('count', 0)} requests (statuses {during['follow_statuses']}, "
         f"p50 {during['follow'].get('p50', '-')} ms, p95 {during['follow'].get('p95', '-')} ms).",
         "",

@@ -207,6 +207,7 @@ def clock_state(event: Event, *, now: datetime) -> dict[str, Any]:
         "status": display.status,
         "ends_at": display.ends_at_iso,
         "remaining_ms": display.remaining_ms,
+        "chip_up": None if display.chip_up is None else display.chip_up.value,  # R5.11
         "views": _views(display),
         "next": None,
     }

@@ -51,6 +51,7 @@ DB_PRUNE_EVERY = 50  # messages
 HEARTBEAT_SECONDS = 15.0
 RETRY_MS = 2000
 QUEUE_SIZE = 32
+CLOCK_CHANGES = frozenset({"clock", "level"})  # published with the clock's state
 
 
 def channel_for(event_id: int) -> str:
@@ -114,10 +115,11 @@ def publish_event_changed(*, event_id: int, what: str) -> None:
     """Tell every open page of the event that its ``what`` (clock, level, standings) changed.
 
     A clock change (``clock``, ``level``) goes out with the clock's new state, so the pages show
-    it without a fetch; standings go out as a nudge. Called after the commit.
+    it without a fetch; anything else (standings, seats, races) goes out as a nudge. Called
+    after the commit.
     """
     try:
-        if what == "standings" or not _publish_clock(event_id=event_id, what=what):
+        if what not in CLOCK_CHANGES or not _publish_clock(event_id=event_id, what=what):
             publish(channel_for(event_id), _nudge(event_id=event_id, what=what))
     except Exception:
         # The change is committed and every page still finds it by its conditional GET polling.

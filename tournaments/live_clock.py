@@ -169,6 +169,7 @@ class BusMessage:
             "status": state["status"],
             "ends_at": state["ends_at"],
             "remaining_ms": state["remaining_ms"],
+            "chip_up": state.get("chip_up"),
             **_view(state["views"], language),
             "next": None
             if upcoming is None

@@ -28,7 +28,7 @@
   let upcoming = null; // {endsAt, html}: what the clock shows once the level in force runs out
   let streamOpen = false;
   let sentAt = null; // the server's time as the stream sent the fragment being placed
-  let pushedLevel = null; // the level of the last clock state the stream brought
+  let pushed = null; // the last clock state the stream brought
 
   const clockEl = () => document.getElementById("clock");
 
@@ -172,12 +172,13 @@
     if (!newer(state.id, clockId)) return;
     clockId = state.id;
     upcoming = state.next ? { endsAt: state.next.at, html: state.next.html } : null;
-    // A new level: the parts of the page that follow it (the chip-up banner) fetch themselves,
-    // spread over a second so that a room full of phones does not ask at the same instant.
-    if (pushedLevel !== null && state.level_index !== pushedLevel) {
-      setTimeout(() => document.body.dispatchEvent(new CustomEvent("fm:changed")), Math.random() * 1000);
+    // A level with a chip-up (R5.11) ended: the chip-up banner fetches itself, spread over two
+    // seconds. Other level changes ask nothing more: a room full of phones fetching their
+    // standings at every level would keep the web processes busy for seconds.
+    if (pushed && pushed.chip_up && state.level_index !== pushed.level_index) {
+      setTimeout(() => document.body.dispatchEvent(new CustomEvent("fm:changed")), Math.random() * 2000);
     }
-    pushedLevel = state.level_index;
+    pushed = state;
     const shown = clockEl();
     if (shown && shown.dataset.etag === state.etag) {
       const serverNow = Date.parse(state.now);
@@ -268,10 +269,11 @@
     source.addEventListener("clock", (event) => applyClock(JSON.parse(event.data)));
     source.addEventListener("changed", (event) => {
       const message = JSON.parse(event.data);
-      // Standings and seats changed: their parts of the page fetch themselves.
-      if (message.what === "standings") document.body.dispatchEvent(new CustomEvent("fm:changed"));
-      // A clock change that came without its state, or the floor's controls: fetch.
-      if (message.what !== "standings" || targetId !== "clock") refresh();
+      // Standings, seats or a chip-up race changed: their parts of the page fetch themselves.
+      document.body.dispatchEvent(new CustomEvent("fm:changed"));
+      // A clock change that came without its state, or the floor's dashboard: fetch.
+      const clock = message.what === "clock" || message.what === "level";
+      if (clock || targetId !== "clock") refresh();
     });
     source.addEventListener("error", () => {
       streamOpen = false;

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import login
 from tests.factories import make_event, make_structure, make_user
+from tournaments.models import Denomination
 from tournaments.services import ClockAction, act_on_clock
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -201,11 +202,14 @@ def test_a_page_whose_stream_reconnects_catches_up(live_server, settings, page, 
     assert reconnects, "the level came by another way than the stream"
 
 
-def test_a_new_level_tells_the_parts_that_follow_it_and_a_pause_does_not(
+def test_the_end_of_a_chip_up_level_tells_the_chip_up_banner_and_nothing_else_does(
     live_server, page, phone_page, event
 ):
-    """The chip-up banner and the standings listen for fm:changed; a level change sends it
-    (spread over a second), a clock change within the level does not (no herd of fetches)."""
+    """R5.11: the chip-up banner listens for fm:changed; the end of a level with a chip-up sends
+    it (spread over 2 s), other clock changes do not (no herd of standings fetches)."""
+    first = event.structure.levels.get(position=1)
+    first.chip_up = Denomination.objects.get(chip_set=event.structure.chip_set, value=25)
+    first.save()
     phone_page.goto(f"{live_server.url}/e/{event.code}/")
     phone_page.evaluate(
         "window.told = 0; document.body.addEventListener('fm:changed', () => window.told++)"
@@ -213,13 +217,16 @@ def test_a_new_level_tells_the_parts_that_follow_it_and_a_pause_does_not(
     open_dashboard(page, live_server, event)
     page.get_by_role("button", name="Start the clock").click()
     expect(page.get_by_test_id("clock-status")).to_have_text("Running")
-    expect(phone_page.get_by_test_id("clock-status")).to_have_text("Running", timeout=FOLLOW_MS)
+    expect(phone_page.get_by_test_id("chip-up")).to_contain_text("25", timeout=FOLLOW_MS)
     page.get_by_role("button", name="Pause").click()
     expect(phone_page.get_by_test_id("clock-status")).to_have_text("Paused", timeout=FOLLOW_MS)
-    phone_page.wait_for_timeout(1_200)
-    assert phone_page.evaluate("window.told") == 0
 
     expect(page.get_by_test_id("clock-status")).to_have_text("Paused")
     page.get_by_role("button", name="Next level").click()
     expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 2", timeout=FOLLOW_MS)
-    phone_page.wait_for_function("window.told === 1", timeout=2_000)
+    phone_page.wait_for_function("window.told === 1", timeout=3_000)
+    expect(page.get_by_test_id("level-name")).to_have_text("Level 2")
+    page.get_by_role("button", name="Next level").click()
+    expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 3", timeout=FOLLOW_MS)
+    phone_page.wait_for_timeout(2_500)
+    assert phone_page.evaluate("window.told") == 1

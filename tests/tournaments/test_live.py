@@ -54,13 +54,14 @@ def test_db_bus_publish_then_listen_receives_the_clock_state(settings):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_standings_go_out_as_a_nudge(settings):
+@pytest.mark.parametrize("what", ["standings", "seats"])
+def test_anything_but_the_clock_goes_out_as_a_nudge(settings, what):
     settings.LIVE_BUS = "db"
     event = make_event()
-    message = run(receive_one(live.listen_db, event_id=event.pk, what="standings"))
+    message = run(receive_one(live.listen_db, event_id=event.pk, what=what))
     assert not message.is_clock
     assert sorted(message.data) == ["at", "event", "what"]
-    assert (message.data["event"], message.data["what"]) == (event.pk, "standings")
+    assert (message.data["event"], message.data["what"]) == (event.pk, what)
 
 
 @pytest.mark.skipif(not REDIS_URL, reason="needs the real Redis at REDIS_URL")

@@ -32,7 +32,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 @pytest.fixture
 def event():
     structure = make_structure(levels=((25, 50, 0, 12), (50, 100, 10, 12)))
-    return make_event(structure=structure, code="lc0001")
+    return make_event(structure=structure)  # a code of its own: the ETag cache is by code
 
 
 def started(event, floor_user, *, at):
@@ -125,6 +125,20 @@ def test_a_frame_is_one_json_line_in_the_tabs_language_with_the_servers_time(eve
     assert data["etag"].endswith("-de")
     assert "Nicht gestartet" in data["html"]
     assert data["next"] is None
+    assert data["chip_up"] is None  # R5.11: no chip leaves play after this level
+
+
+@pytest.mark.django_db
+def test_the_state_says_which_chip_leaves_play_after_the_level(event):
+    """R5.11: the page tells its chip-up banner to look again when such a level ends."""
+    first = event.structure.levels.get(position=1)
+    first.chip_up = first.structure.chip_set.denominations.get(value=25)
+    first.save()
+    event = Event.objects.select_related("structure").get(pk=event.pk)
+    _fields, data = parse_frame(
+        BusMessage.parse(clock_payload(event, what="clock")).frame("en", now=timezone.now())
+    )
+    assert data["chip_up"] == 25
 
 
 def test_a_state_read_much_later_supersedes_a_higher_version_after_a_restore():
