@@ -240,7 +240,7 @@ class Phone:
         self.upcoming = state["next"]
         pushed = self.pushed
         if pushed and pushed.get("chip_up") and state["level_index"] != pushed["level_index"]:
-            self.spawn(self.follow(spread=2.0))  # a chip-up level ended: fm:changed
+            self.spawn(self.follow(spread=10.0))  # a chip-up level ended: fm:changed
         self.pushed = state
         if (state["version"], state["level_index"]) >= (self.version, self.level or 0):
             ends = parse_time(state["ends_at"]) if state["ends_at"] else None
@@ -577,7 +577,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(1.0)
     if args.natural:
         rounds.append(await natural_round(phones, floor, lead=3))
-    await asyncio.sleep(2.0)  # the last fm:changed fetches (sent within a second) are done
+    await asyncio.sleep(2.0)  # the last fm:changed fetches are done
     during = {
         "fragment": summary(stats.samples.get("fragment", [])),
         "statuses": dict(stats.statuses.get("fragment", {})),

@@ -216,7 +216,7 @@ def render(runs: list[tuple[int, dict[str, Any]]], args: argparse.Namespace, com
         f"{first['phones']} phones arriving 100 a second ({first['streams_connected']} event "
         "streams open). Each does what static/js/clock.js does: it shows the clock state the "
         "stream brings (no fetch of the clock; when a level with a chip-up ends, its standings "
-        "and chip-up banner fetch themselves within 2 s), switches to the next level it was "
+        "and chip-up banner fetch themselves within 10 s), switches to the next level it was "
         "sent ahead when "
         "its level runs out, polls the fragment (conditional GET) every 20 s while its stream "
         "is up (5 s while it is down) and once a second if a level ran out with nothing in "

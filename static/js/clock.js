@@ -172,11 +172,11 @@
     if (!newer(state.id, clockId)) return;
     clockId = state.id;
     upcoming = state.next ? { endsAt: state.next.at, html: state.next.html } : null;
-    // A level with a chip-up (R5.11) ended: the chip-up banner fetches itself, spread over two
-    // seconds. Other level changes ask nothing more: a room full of phones fetching their
-    // standings at every level would keep the web processes busy for seconds.
+    // A level with a chip-up (R5.11) ended: the chip-up banner fetches itself, spread over ten
+    // seconds (500 phones asking within two kept the web processes busy for seconds, and the
+    // floor's next press waited behind them). Other level changes ask nothing more.
     if (pushed && pushed.chip_up && state.level_index !== pushed.level_index) {
-      setTimeout(() => document.body.dispatchEvent(new CustomEvent("fm:changed")), Math.random() * 2000);
+      setTimeout(() => document.body.dispatchEvent(new CustomEvent("fm:changed")), Math.random() * 10000);
     }
     pushed = state;
     const shown = clockEl();
