@@ -20,18 +20,17 @@ import time
 import weakref
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import redis
 import redis.asyncio
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connection
-from django.utils import timezone, translation
-from django.utils.translation import get_language
+from django.utils import timezone
 
+from tournaments import clock_etag
 from tournaments.live_clock import (
     BusMessage,
     Cursor,
@@ -59,58 +58,6 @@ def channel_for(event_id: int) -> str:
     return f"{namespace()}:{CHANNEL_PREFIX}{event_id}"
 
 
-# The clock fragment's ETag, cached so that the phones' conditional GETs (a 304 nearly always)
-# cost no database query. It holds until the level in force ends (the one change that comes
-# from time, not from a write), for a few seconds at most, and every write that changes the
-# clock drops it through publish_event_changed, before the pages are told to fetch. An entry
-# carries the event's cache generation read BEFORE the database: a request that read the clock
-# just before a write cannot put the old ETag back after the write dropped it.
-CLOCK_ETAG_SECONDS = 5.0
-
-
-def _etag_key(code: str) -> str:
-    return f"clock-etag:{code}:{get_language()}"
-
-
-def _generation_key(code: str) -> str:
-    return f"clock-etag-generation:{code}"
-
-
-def clock_etag_generation(code: str) -> str:
-    """The event's current cache generation; read it before reading the clock."""
-    return str(cache.get(_generation_key(code), "0"))
-
-
-def cached_clock_etag(code: str) -> str | None:
-    """The clock fragment's ETag for this language, if the cache still holds a current one."""
-    found = cache.get_many([_etag_key(code), _generation_key(code)])
-    entry = found.get(_etag_key(code))
-    if entry is None:
-        return None
-    etag, until, generation = entry
-    current = str(found.get(_generation_key(code), "0"))
-    fresh = generation == current and (until is None or time.time() < until)
-    return str(etag) if fresh else None
-
-
-def cache_clock_etag(code: str, etag: str, *, until: datetime | None, generation: str) -> None:
-    """Keep the fragment's ETag until ``until`` (the level's end) or a few seconds, if sooner."""
-    limit = time.time() + CLOCK_ETAG_SECONDS
-    expires = min(limit, until.timestamp()) if until else limit
-    cache.set(_etag_key(code), (etag, expires, generation), CLOCK_ETAG_SECONDS)
-
-
-def forget_clock_etag(event_id: int) -> None:
-    """Start a new cache generation for an event's clock: every cached ETag is dropped."""
-    code = Event.objects.filter(pk=event_id).values_list("code", flat=True).first()
-    if code is not None:
-        _new_generation(code)
-
-
-def _new_generation(code: str) -> None:
-    cache.set(_generation_key(code), str(time.time_ns()), None)
-
-
 def publish_event_changed(*, event_id: int, what: str) -> None:
     """Tell every open page of the event that its ``what`` (clock, level, standings) changed.
 
@@ -135,24 +82,18 @@ def _publish_clock(*, event_id: int, what: str) -> bool:
     code = Event.objects.filter(pk=event_id).values_list("code", flat=True).first()
     if code is None:
         return False
-    _new_generation(code)  # every cached ETag of the clock is dropped
-    generation = clock_etag_generation(code)  # read before the database, as the view does
+    clock_etag.new_generation(code)  # every cached ETag of the clock is dropped
+    generation = clock_etag.clock_etag_generation(
+        code
+    )  # read before the database, as the view does
     event = Event.objects.select_related("structure").get(pk=event_id)
     payload = clock_payload(event, what=what)
-    _prime_clock_etags(code, json.loads(payload)["clock"], generation=generation)
+    clock_etag.prime_clock_etags(code, json.loads(payload)["clock"], generation=generation)
     if settings.LIVE_BUS == "redis":
         store_clock_payload(_redis(), channel=channel_for(event_id), payload=payload, publish=True)
     else:
         publish(channel_for(event_id), payload)
     return True
-
-
-def _prime_clock_etags(code: str, state: dict[str, Any], *, generation: str) -> None:
-    """The phones' next conditional GETs find the new ETags in the cache: no query for a 304."""
-    until = datetime.fromisoformat(state["ends_at"]) if state["ends_at"] else None
-    for language, view in state["views"].items():
-        with translation.override(language):
-            cache_clock_etag(code, view["etag"], until=until, generation=generation)
 
 
 def publish(channel: str, payload: str) -> None:

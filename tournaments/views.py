@@ -24,7 +24,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import etag, require_GET
 from django_htmx.middleware import HtmxDetails
 
-from tournaments import live
+from tournaments import clock_etag, live
 from tournaments.display import ClockDisplay, clock_display, render_clock
 from tournaments.models import Event
 
@@ -44,17 +44,17 @@ _CLOCK_DISPLAY = "_floorman_clock_display"
 
 def _clock_etag(request: HttpRequest, code: str) -> str | None:
     """The fragment's ETag: from the cache while it holds, else from the event (then cached)."""
-    cached = live.cached_clock_etag(code)
+    cached = clock_etag.cached_clock_etag(code)
     if cached is not None:
         return cached
-    generation = live.clock_etag_generation(code)
+    generation = clock_etag.clock_etag_generation(code)
     event = Event.objects.select_related("structure").filter(code=code).first()
     if event is None:
         return None
     display = clock_display(event)
     setattr(request, _CLOCK_DISPLAY, display)
     ends_at = display.reading.ends_at if display.is_running else None
-    live.cache_clock_etag(code, display.etag, until=ends_at, generation=generation)
+    clock_etag.cache_clock_etag(code, display.etag, until=ends_at, generation=generation)
     return display.etag
 
 

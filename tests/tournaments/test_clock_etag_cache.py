@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import make_event, make_structure
-from tournaments import live
+from tournaments import clock_etag
 from tournaments.services import ClockAction, act_on_clock
 
 pytestmark = pytest.mark.django_db
@@ -60,11 +60,11 @@ def test_a_level_that_ends_on_its_own_is_not_answered_from_the_cache(client, eve
 def test_a_read_from_before_a_write_cannot_cache_the_old_etag(client, event):
     """The race: a poll reads the clock, a floor action commits and drops the cache, then the
     poll stores what it read. Its entry belongs to the old generation and is not used."""
-    generation = live.clock_etag_generation(event.code)  # the poll starts
-    live.forget_clock_etag(event.pk)  # the floor action commits meanwhile
-    live.cache_clock_etag(event.code, '"old"', until=None, generation=generation)
-    assert live.cached_clock_etag(event.code) is None
-    live.cache_clock_etag(
-        event.code, '"new"', until=None, generation=live.clock_etag_generation(event.code)
+    generation = clock_etag.clock_etag_generation(event.code)  # the poll starts
+    clock_etag.forget_clock_etag(event.pk)  # the floor action commits meanwhile
+    clock_etag.cache_clock_etag(event.code, '"old"', until=None, generation=generation)
+    assert clock_etag.cached_clock_etag(event.code) is None
+    clock_etag.cache_clock_etag(
+        event.code, '"new"', until=None, generation=clock_etag.clock_etag_generation(event.code)
     )
-    assert live.cached_clock_etag(event.code) == '"new"'
+    assert clock_etag.cached_clock_etag(event.code) == '"new"'

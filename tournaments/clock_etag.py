@@ -1,0 +1,76 @@
+"""The clock fragment's cached ETag: a phone's conditional GET (a 304 nearly always) costs no query.
+
+It holds until the level in force ends (the one change that comes from time, not from a write),
+for a few seconds at most, and every write that changes the clock drops it (tournaments.live
+publishes the change) before the pages are told. An entry carries the event's cache generation
+read BEFORE the database: a request that read the clock just before a write cannot put the old
+ETag back after the write dropped it.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from typing import Any
+
+from django.core.cache import cache
+from django.utils import translation
+from django.utils.translation import get_language
+
+from tournaments.live_clock import namespace
+from tournaments.models import Event
+
+CLOCK_ETAG_SECONDS = 5.0
+
+
+# Keys carry the database's namespace: installations (or test runs) sharing one cache never
+# read each other's ETags for events that happen to share a code.
+def _etag_key(code: str) -> str:
+    return f"clock-etag:{namespace()}:{code}:{get_language()}"
+
+
+def _generation_key(code: str) -> str:
+    return f"clock-etag-generation:{namespace()}:{code}"
+
+
+def clock_etag_generation(code: str) -> str:
+    """The event's current cache generation; read it before reading the clock."""
+    return str(cache.get(_generation_key(code), "0"))
+
+
+def cached_clock_etag(code: str) -> str | None:
+    """The clock fragment's ETag for this language, if the cache still holds a current one."""
+    found = cache.get_many([_etag_key(code), _generation_key(code)])
+    entry = found.get(_etag_key(code))
+    if entry is None:
+        return None
+    etag, until, generation = entry
+    current = str(found.get(_generation_key(code), "0"))
+    fresh = generation == current and (until is None or time.time() < until)
+    return str(etag) if fresh else None
+
+
+def cache_clock_etag(code: str, etag: str, *, until: datetime | None, generation: str) -> None:
+    """Keep the fragment's ETag until ``until`` (the level's end) or a few seconds, if sooner."""
+    limit = time.time() + CLOCK_ETAG_SECONDS
+    expires = min(limit, until.timestamp()) if until else limit
+    cache.set(_etag_key(code), (etag, expires, generation), CLOCK_ETAG_SECONDS)
+
+
+def forget_clock_etag(event_id: int) -> None:
+    """Start a new cache generation for an event's clock: every cached ETag is dropped."""
+    code = Event.objects.filter(pk=event_id).values_list("code", flat=True).first()
+    if code is not None:
+        new_generation(code)
+
+
+def new_generation(code: str) -> None:
+    cache.set(_generation_key(code), str(time.time_ns()), None)
+
+
+def prime_clock_etags(code: str, state: dict[str, Any], *, generation: str) -> None:
+    """The phones' next conditional GETs find the new ETags in the cache: no query for a 304."""
+    until = datetime.fromisoformat(state["ends_at"]) if state["ends_at"] else None
+    for language, view in state["views"].items():
+        with translation.override(language):
+            cache_clock_etag(code, view["etag"], until=until, generation=generation)
