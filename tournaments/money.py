@@ -317,3 +317,53 @@ class MoneyInput:
             if level is not None and not 1 <= level <= max(play_levels, 1):
                 found.append((name, "no_such_level"))
         return found
+
+
+class WindowState(enum.StrEnum):
+    """Where the clock stands in a purchase window."""
+
+    NOT_YET = "not_yet"
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class WindowKind(enum.StrEnum):
+    """The purchase windows the TV and the phones show."""
+
+    LATE_REGISTRATION = "late_registration"
+    REBUY = "rebuy"
+    ADD_ON = "add_on"
+    RE_ENTRY = "re_entry"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WindowStatus:
+    """One offered window at the clock's play level: not yet, open or closed."""
+
+    kind: WindowKind
+    state: WindowState
+    window: Window
+
+
+def window_statuses(rules: MoneyRules, play_level: int) -> list[WindowStatus]:
+    """The windows the event offers, each at the play level, by the rules the floor checks
+    (Window.refusal). Late registration counts only with a last level: without one it never
+    closes and there is nothing to announce. A freeroll offers none (R5.1)."""
+    offered: list[tuple[WindowKind, Window]] = []
+    if rules.late_registration.last is not None:
+        offered.append((WindowKind.LATE_REGISTRATION, rules.late_registration))
+    if rules.rebuy is not None:
+        offered.append((WindowKind.REBUY, rules.rebuy_window))
+    if rules.add_on is not None:
+        offered.append((WindowKind.ADD_ON, rules.add_on_window))
+    if rules.re_entry:
+        offered.append((WindowKind.RE_ENTRY, rules.re_entry_window))
+    states = {
+        None: WindowState.OPEN,
+        Refusal.TOO_EARLY: WindowState.NOT_YET,
+        Refusal.TOO_LATE: WindowState.CLOSED,
+    }
+    return [
+        WindowStatus(kind=kind, state=states[window.refusal(play_level)], window=window)
+        for kind, window in offered
+    ]

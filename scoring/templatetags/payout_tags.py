@@ -9,6 +9,7 @@ from scoring import payouts
 from scoring.payout_selectors import EventPayouts, event_payouts
 from tournaments.models import Event
 from tournaments.money_format import format_money
+from tournaments.money_windows import PublicWindow, public_windows
 
 register = template.Library()
 
@@ -42,3 +43,9 @@ def has_payouts(event: Event) -> bool:
     """Whether the event pays prizes (a link to the deal calculator is worth showing)."""
     money = event_payouts(event)
     return money is not None and money.has_table
+
+
+@register.simple_tag(name="purchase_windows")
+def purchase_windows_tag(event: Event) -> list[PublicWindow]:
+    """The purchase windows at the clock's level (docs/money.md); empty for a freeroll."""
+    return public_windows(event)
