@@ -44,7 +44,10 @@ def public_seats(request: HttpRequest, code: str) -> HttpResponse:
     found = []
     if query:
         entries = Entry.objects.filter(event=event, player__name__icontains=query)
-        found = [seat_card(e) for e in entries.select_related("player").order_by("player__name")]
+        found = [
+            seat_card(e)
+            for e in entries.select_related("player").order_by("player__name", "number")
+        ]
     context = {
         "event": event,
         "query": query,

@@ -9,6 +9,8 @@ from scoring import services as scoring_services
 from scoring.services import StackInput
 from tables import services
 from tests.floor_helpers import at_table, seat_of, seated_event
+from tournaments import money_services
+from tournaments.models import EventMoney
 
 pytestmark = pytest.mark.django_db
 
@@ -48,3 +50,26 @@ def test_the_public_seat_list_and_find_my_seat(client, event):
     assert f"<strong>{table}</strong>" in mine.content.decode()
     assert f"<strong>{number}</strong>" in mine.content.decode()
     assert "Go to table" not in mine.content.decode()
+
+
+def test_a_re_entered_player_is_listed_with_the_entry_number(client, floor_user):
+    """As the standings name him (Entry.label): "Player 01" busted, "Player 01 (2)" seated."""
+    event, entries = seated_event(players=6, tables=1)
+    EventMoney.objects.create(event=event, buy_in=1000, re_entry=True)
+    first = entries[0]
+    scoring_services.record_busts(
+        event_id=event.pk, actor=floor_user, busts=[StackInput(entry_id=first.pk, stack=9)]
+    )
+    again = money_services.re_enter(event_id=event.pk, entry_id=first.pk, actor=floor_user)
+    services.seat_entry(event_id=event.pk, entry_id=again.pk, actor=floor_user)
+    table, number = seat_of(again)
+    url = reverse("tables:public_seats", args=[event.code])
+    body = client.get(url, {"name": "Player 01"}).content.decode()
+    found = [line for line in body.splitlines() if "<strong>Player 01" in line]
+    assert [line.split("<strong>")[1].split("</strong>")[0] for line in found] == [
+        "Player 01", "Player 01 (2)",
+    ]  # fmt: skip
+    assert f"table {table}, seat {number}" in body
+    assert f'<span class="seat-no">{number}</span> Player 01 (2)</li>' in body
+    mine = client.get(reverse("tables:my_seat", args=[event.code, again.pk])).content.decode()
+    assert '<h1 class="seat-name">Player 01 (2)</h1>' in mine
