@@ -15,7 +15,7 @@ from scoring.models import SatelliteInfraction
 from scoring.payout_models import Deal, EventPayout, PayoutStructure, PayoutTier
 from scoring.season_selectors import formula_choices
 from scoring.season_services import record_season_change
-from tables.admin import ReadOnlyAdmin
+from tournaments.admin_base import ReadOnlyAdmin
 from tournaments.models import Season
 from tournaments.services import record_audit
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
-from django.utils.cache import patch_vary_headers
-from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import forms, services, undo_services
@@ -17,6 +14,7 @@ from scoring import hand_for_hand_services as hand_for_hand
 from scoring.floor_views import floor_done, floor_failed, form_errors, run_floor_action
 from scoring.selectors import event_standings
 from tournaments.entry_services import FloorError
+from tournaments.fragments import conditional_fragment
 from tournaments.models import Entry, EntryStatus, Event
 from tournaments.money_selectors import money_rules
 from tournaments.permissions import acting_user, floor_required
@@ -154,13 +152,4 @@ def standings_fragment(request: HttpRequest, code: str) -> HttpResponse:
         {"event": event, "standings": event_standings(event)},
         request=request,
     )
-    digest = hashlib.sha256(f"{get_language()}|{html}".encode()).hexdigest()[:32]
-    etag = f'"{digest}"'
-    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
-        response: HttpResponse = HttpResponseNotModified()
-    else:
-        response = HttpResponse(html)
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
-    patch_vary_headers(response, ["Accept-Language", "Cookie"])
-    return response
+    return conditional_fragment(request, html)

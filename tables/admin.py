@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
 from tables.models import ChipUpRace
-
-
-class ReadOnlyAdmin(admin.ModelAdmin[Any]):
-    """Records written by the floor's services: viewable, never edited here."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
+from tournaments.admin_base import ReadOnlyAdmin
 
 
 @admin.register(ChipUpRace)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from django.contrib import messages
@@ -11,14 +10,11 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBase,
-    HttpResponseNotModified,
     HttpResponseRedirect,
 )
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -34,6 +30,7 @@ from tables.chipup_services import (
 from tables.engine.cards import RANKS
 from tables.models import ChipUpRace
 from tables.services import live_tables
+from tournaments.fragments import conditional_fragment
 from tournaments.models import Event
 from tournaments.permissions import floor_required
 
@@ -139,13 +136,4 @@ def chip_up_banner(request: HttpRequest, code: str) -> HttpResponse:
         {"notice": notice if notice is not None and notice.due_now else None},
         request=request,
     )
-    digest = hashlib.sha256(f"{get_language()}|{html}".encode()).hexdigest()[:32]
-    etag = f'"{digest}"'
-    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
-        response: HttpResponse = HttpResponseNotModified()
-    else:
-        response = HttpResponse(html)
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
-    patch_vary_headers(response, ["Accept-Language", "Cookie"])
-    return response
+    return conditional_fragment(request, html)

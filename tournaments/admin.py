@@ -12,6 +12,7 @@ from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
 from tournaments import money_admin, structures
+from tournaments.admin_base import AppendOnlyAdmin
 from tournaments.models import (
     AuditEvent,
     BlindStructure,
@@ -137,18 +138,9 @@ class LevelStartAdmin(admin.ModelAdmin[LevelStart]):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin[AuditEvent]):
+class AuditEventAdmin(AppendOnlyAdmin):
     """The audit log is append-only: it can be read and searched, never edited."""
 
     list_display = ["created_at", "actor", "action", "event"]
     list_filter = ["action"]
     search_fields = ["action", "actor__username"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False

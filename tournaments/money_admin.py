@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
+from tournaments.admin_base import AppendOnlyAdmin
 from tournaments.models import Event, EventMoney, Purchase, PurchaseVoid
 from tournaments.services import record_audit
 
@@ -37,34 +38,16 @@ def audit_money_formset(request: HttpRequest, formset: BaseInlineFormSet[Any, An
 
 
 @admin.register(Purchase)
-class PurchaseAdmin(admin.ModelAdmin[Purchase]):
+class PurchaseAdmin(AppendOnlyAdmin):
     """The ledger is append-only: read and searched here, written by the floor's actions."""
 
     list_display = ["created_at", "event", "entry", "kind", "amount", "fee", "bounty", "chips"]
     list_filter = ["kind"]
     search_fields = ["entry__player__name", "event__name"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
 
 @admin.register(PurchaseVoid)
-class PurchaseVoidAdmin(admin.ModelAdmin[PurchaseVoid]):
+class PurchaseVoidAdmin(AppendOnlyAdmin):
     """Rebuys and add-ons the floor took back: read here, written by the floor's action."""
 
     list_display = ["created_at", "purchase", "voided_by"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
