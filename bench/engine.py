@@ -32,6 +32,11 @@ from tables.engine.rules import Betting, Rules  # noqa: E402
 
 PLAYERS = 6
 RULES = Rules(betting=Betting.NO_LIMIT, small_blind=50, big_blind=100)
+# R7.1: pot-limit Omaha, the same blinds; ``--game plo``.
+GAMES = {
+    "nlhe": RULES,
+    "plo": Rules(betting=Betting.POT_LIMIT, small_blind=50, big_blind=100, omaha=True),
+}
 DECISIONS = 64  # random numbers drawn per hand; a hand rarely needs more than 40
 WARM_UP = 100  # hands each engine plays untimed before the timed runs
 
@@ -73,9 +78,9 @@ def decide(roll: float, size: float, *, facing: bool, low: int | None, high: int
     return 0
 
 
-def play_floorman(deal: Deal) -> tuple[int, ...]:
+def play_floorman(deal: Deal, rules: Rules = RULES) -> tuple[int, ...]:
     """One hand through Floorman's public moves."""
-    hand = Hand.start(rules=RULES, stacks=list(deal.stacks), button=deal.button, deck=deal.deck)
+    hand = Hand.start(rules=rules, stacks=list(deal.stacks), button=deal.button, deck=deal.deck)
     rolls = deal.rolls
     step = 0
     while not hand.is_over:
@@ -99,10 +104,13 @@ def play_floorman(deal: Deal) -> tuple[int, ...]:
     return tuple(hand.stacks)
 
 
-def play_pokerkit(deal: Deal, create: Callable[..., object], cards: Sequence[object]) -> tuple:
+def play_pokerkit(
+    deal: Deal, create: Callable[..., object], cards: Sequence[object], rules: Rules = RULES
+) -> tuple:
     """The same hand through PokerKit's public moves, fully automated dealing from the deck."""
     stacks = [deal.stacks[(i + deal.button + 1) % PLAYERS] for i in range(PLAYERS)]
-    state = create(rules=RULES, stacks=stacks)
+    state = create(rules=rules, stacks=stacks)
+    hole = rules.hole_card_count
     deck = deal.deck
     position = 0
     rolls = deal.rolls
@@ -110,8 +118,8 @@ def play_pokerkit(deal: Deal, create: Callable[..., object], cards: Sequence[obj
     while state.status:
         if state.can_deal_hole():
             index = state.hole_dealee_index
-            state.deal_hole((cards[deck[position]], cards[deck[position + 1]]), index)
-            position += 2
+            state.deal_hole(tuple(cards[c] for c in deck[position : position + hole]), index)
+            position += hole
         elif state.can_deal_board():
             dealt = state.board_dealing_count
             state.deal_board(tuple(cards[c] for c in deck[position : position + dealt]))
@@ -189,7 +197,9 @@ def pin_one_core() -> str:
     return "not pinned"
 
 
-def run(*, hands: int, pokerkit_hands: int, repeats: int, seed: int = 2024) -> Figures:
+def run(
+    *, hands: int, pokerkit_hands: int, repeats: int, seed: int = 2024, game: str = "nlhe"
+) -> Figures:
     """Hands per second of both engines in each repeat, their runs interleaved."""
     from tests.engine.helpers_pokerkit import FULL_AUTOMATIONS, PK_CARDS, create_state
 
@@ -197,15 +207,17 @@ def run(*, hands: int, pokerkit_hands: int, repeats: int, seed: int = 2024) -> F
         return create_state(rules=rules, stacks=stacks, automations=FULL_AUTOMATIONS[:-2])
 
     deals = make_deals(hands, seed)
+    rules = GAMES[game]
+
+    def floorman(deal: Deal) -> object:
+        return play_floorman(deal, rules)
 
     def pokerkit(deal: Deal) -> object:
-        return play_pokerkit(deal, create, PK_CARDS)
+        return play_pokerkit(deal, create, PK_CARDS, rules)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        ours, theirs = interleaved(
-            [(play_floorman, deals), (pokerkit, deals[:pokerkit_hands])], repeats
-        )
+        ours, theirs = interleaved([(floorman, deals), (pokerkit, deals[:pokerkit_hands])], repeats)
     return Figures(floorman=ours, pokerkit=theirs)
 
 
@@ -225,10 +237,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pokerkit-hands", type=int, default=2_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-eval", action="store_true")
+    parser.add_argument("--game", choices=sorted(GAMES), default="nlhe")
     args = parser.parse_args(argv)
     pinned = pin_one_core()
-    figures = run(hands=args.hands, pokerkit_hands=args.pokerkit_hands, repeats=args.repeats)
-    print(f"Python {platform.python_version()}, {platform.machine()}, {pinned}")
+    figures = run(
+        hands=args.hands, pokerkit_hands=args.pokerkit_hands, repeats=args.repeats, game=args.game
+    )
+    print(f"Python {platform.python_version()}, {platform.machine()}, {pinned}; game {args.game}")
     print()
     ours, theirs = figures.floorman, figures.pokerkit
     print("| engine | hands | hands/s, best | hands/s, median |")

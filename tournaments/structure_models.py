@@ -70,9 +70,14 @@ class Denomination(models.Model):
 
 
 class Game(models.TextChoices):
-    NO_LIMIT = "no_limit", _("No-limit")
-    POT_LIMIT = "pot_limit", _("Pot-limit")
-    LIMIT = "limit", _("Limit")
+    """The game a structure is played at; the clock shows it (R7.1, R7.2, R7.3)."""
+
+    NO_LIMIT = "no_limit", _("No-limit hold'em")
+    POT_LIMIT = "pot_limit", _("Pot-limit hold'em")
+    LIMIT = "limit", _("Limit hold'em")
+    POT_LIMIT_OMAHA = "plo", _("Pot-limit Omaha")
+    SEVEN_CARD_STUD = "stud", _("Seven-card stud")
+    DRAW_HOLDEM = "draw_holdem", _("Draw Hold'em")
 
 
 class BlindStructure(models.Model):

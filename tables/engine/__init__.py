@@ -1,7 +1,10 @@
-"""Floorman poker engine: pure Python, standard library only, deterministic given a deck."""
+"""Floorman poker engine: hold'em and Omaha, seven-card stud and Draw Hold'em; pure Python,
+standard library only, deterministic given a deck."""
 
 from tables.engine.betting import BettingRound, IllegalAction
 from tables.engine.dealing import Seats, plan_seats
+from tables.engine.draw import DrawHand
+from tables.engine.draw_records import AwardSwapFees, Reshuffle, StandPat, Swap, public_view
 from tables.engine.hand import Hand
 from tables.engine.pots import Pot, build_pots, split_pot
 from tables.engine.records import (
@@ -23,10 +26,24 @@ from tables.engine.records import (
     TimeOut,
 )
 from tables.engine.rules import AnteMode, Betting, OddChip, Rules, Street, limit_small_blind
+from tables.engine.stud import StudHand
+from tables.engine.stud_rules import BringIn, DealCommon, DealStud, StudRules, StudStreet
 
 __all__ = [
     "AnteMode",
     "AwardPot",
+    "AwardSwapFees",
+    "BringIn",
+    "DealCommon",
+    "DealStud",
+    "DrawHand",
+    "Reshuffle",
+    "StandPat",
+    "StudHand",
+    "StudRules",
+    "StudStreet",
+    "Swap",
+    "public_view",
     "Betting",
     "BettingRound",
     "Blind",

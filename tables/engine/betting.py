@@ -20,11 +20,14 @@ class BettingRound:
     ``raises`` counts full bets and raises against the limit cap (R3.4).
     """
 
-    __slots__ = ("betting", "current_bet", "full_level", "increment", "raises", "reopen_on_any")
+    __slots__ = (
+        "betting", "chip", "current_bet", "full_level", "increment", "raises", "reopen_on_any",
+    )  # fmt: skip
 
     def __init__(self, *, rules: Rules, street: Street) -> None:
         self.betting = rules.betting
         self.reopen_on_any = rules.any_all_in_reopens
+        self.chip = rules.smallest_chip
         if rules.betting is Betting.LIMIT:
             self.increment = rules.limit_bet(street)
         else:
@@ -56,6 +59,8 @@ class BettingRound:
         # house option counting the small blind as a big blind.
         call = self.current_bet - own_bet
         target = self.current_bet + pot_total + call + pot_credit
+        if self.chip > 1:
+            target = -(-target // self.chip) * self.chip  # R7.1: round up to the smallest chip
         if target < minimum:
             target = minimum  # R3.5: a bet of at least the big blind even into a smaller pot
         return target if target < total else total

@@ -61,6 +61,7 @@ class Hand(HandQueries):
         small_blind_seat: int | None = None,
         big_blind_seat: int | None = None,
         dead_small_blind: bool = False,
+        posts: Sequence[int] = (),
     ) -> Hand:
         """Post antes and blinds, deal, and wait for the first move before the flop.
 
@@ -71,7 +72,9 @@ class Hand(HandQueries):
         right of the empty button seat, who acts last after the flop. ``deck`` (default a fresh
         shuffle, R1.1) is dealt in order: hole cards one at a time from the small blind, then a
         burn card before each street. ``hole_cards`` (None entries: unknown) and ``board``
-        give cards explicitly for replays; the board is then dealt without burns.
+        give cards explicitly for replays; the board is then dealt without burns. ``posts``
+        are positions that post a live big blind out of turn to play at once (R2.6); each
+        keeps his option to check or raise when the action comes back to him.
         """
         seats = plan_seats(
             players=len(stacks),
@@ -82,11 +85,14 @@ class Hand(HandQueries):
         )
         if min(stacks) <= 0:  # plan_seats has checked that there are players
             raise ValueError("every player in the hand needs chips")
+        for post in posts:
+            if not 0 <= post < len(stacks) or post in (seats.small_blind, seats.big_blind):
+                raise ValueError(f"position {post} cannot post a big blind out of turn (R2.6)")
         deal = Deal.prepare(
             rules=rules, players=len(stacks), deck=deck, hole_cards=hole_cards, board=board
         )
         hand = cls(rules=rules, stacks=stacks, seats=seats, deal=deal)
-        hand._post()
+        hand._post(posts)
         hand._deal_hole_cards()
         hand._advance((hand.big_blind_seat + 1) % hand.n)  # R3.2: left of the big blind
         return hand
@@ -103,6 +109,7 @@ class Hand(HandQueries):
         small_blind_seat: int | None = None,
         big_blind_seat: int | None = None,
         dead_small_blind: bool = False,
+        posts: Sequence[int] = (),
     ) -> Hand:
         """Rebuild a hand from its records; the cards come from the deal records.
 
@@ -125,6 +132,7 @@ class Hand(HandQueries):
             small_blind_seat=small_blind_seat,
             big_blind_seat=big_blind_seat,
             dead_small_blind=dead_small_blind,
+            posts=posts,
         )
         for record in records:
             hand.apply(record)
@@ -139,6 +147,8 @@ class Hand(HandQueries):
                 return self.absent(seat=record.seat)
             if record.cause is Cause.TIME_OUT:
                 return self.time_out(seat=record.seat)
+            if record.cause is Cause.CLOCK:
+                return self.out_of_time(seat=record.seat)
             if isinstance(record, Fold):
                 return self.fold(seat=record.seat)
             return self.check(seat=record.seat)
@@ -226,6 +236,14 @@ class Hand(HandQueries):
         self._stop_acting(i)
         self._advance(i + 1)
         return record
+
+    def out_of_time(self, *, seat: int | None = None) -> Check | Fold:
+        """R3.10 house reading: a connected actor's time ran out: he checks where he may, else
+        folds (the all-in protection of ``time_out`` is for a dropped connection only)."""
+        i = self._turn(seat)
+        if not self._owed_now:
+            return self.check(cause=Cause.CLOCK)
+        return self._fold(i, Cause.CLOCK)
 
     def absent(self, *, seat: int | None = None) -> Check | Fold:
         """R2.9: an absent player's hand checks where it may, else folds."""

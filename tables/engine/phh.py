@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+import tomllib
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
+from tables.engine.phh_draw import VARIANT as DRAW_VARIANT
+from tables.engine.phh_draw import read_draw
 from tables.engine.phh_load import (
     UNKNOWN,
     VARIANTS,
@@ -27,6 +31,8 @@ from tables.engine.phh_load import (
     load,
 )
 from tables.engine.phh_replay import read, replay
+from tables.engine.phh_stud import VARIANT as STUD_VARIANT
+from tables.engine.phh_stud import read_stud
 from tables.engine.phh_write import write
 
 __all__ = [
@@ -49,9 +55,13 @@ __all__ = [
 def check_file(path: Path) -> dict[str, object]:
     """Replay one file: computed vs recorded finishing stacks, or the error."""
     try:
-        history = load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        other = _other_game(text)
+        if other is not None:
+            return _check_other(path, text, other)
+        history = load(text)
         hand = replay(history)
-    except (OSError, PHHError) as exc:
+    except (OSError, ValueError) as exc:  # PHHError is a ValueError; so is a stud/draw refusal
         return {"file": str(path), "error": str(exc)}
     computed = [_number_out(Fraction(stack, history.scale)) for stack in hand.stacks]
     recorded = history.finishing_stacks
@@ -64,6 +74,27 @@ def check_file(path: Path) -> dict[str, object]:
         [Fraction(stack, history.scale) for stack in hand.stacks], list(recorded)
     )
     return result
+
+
+def _other_game(text: str) -> Callable[[str], Any] | None:
+    """The reader of a game the hold'em reader does not play: stud (R7.2), Draw Hold'em."""
+    try:
+        variant = tomllib.loads(text).get("variant")
+    except tomllib.TOMLDecodeError:
+        return None
+    return {STUD_VARIANT: read_stud, DRAW_VARIANT: read_draw}.get(str(variant))
+
+
+def _check_other(path: Path, text: str, read: Callable[[str], Any]) -> dict[str, object]:
+    hand = read(text)
+    recorded = tomllib.loads(text).get("finishing_stacks")
+    computed = list(hand.stacks)  # the readers number players as PHH does
+    return {
+        "file": str(path),
+        "computed": computed,
+        "recorded": recorded,
+        "match": recorded is None or list(recorded) == computed,
+    }
 
 
 def stacks_match(computed: Sequence[Fraction], recorded: Sequence[Fraction]) -> bool:

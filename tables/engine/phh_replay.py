@@ -13,6 +13,7 @@ from tables.engine.betting import IllegalAction
 from tables.engine.cards import Card, cards_name, parse_cards
 from tables.engine.hand import Hand
 from tables.engine.phh_load import UNKNOWN, HandHistory, IllegalHistory, PHHError, load, to_chips
+from tables.engine.phh_write import POSTS_FIELD, TIME_OUT_ACTION
 from tables.engine.records import Call, Check, Fold, RaiseTo
 from tables.engine.rules import Betting
 
@@ -81,9 +82,20 @@ def _start(history: HandHistory, cards: _Cards, mucked: set[int]) -> Hand:
             button=history.player_count - 1,  # PHH lists players from left of the button
             hole_cards=holes,
             board=cards.board,
+            posts=_posts(history),
         )
     except ValueError as exc:
         raise IllegalHistory(None, None, f"the hand cannot start: {exc}") from exc
+
+
+def _posts(history: HandHistory) -> list[int]:
+    """R2.6: the positions that posted a big blind out of turn (Floorman's PHH extension)."""
+    listed = history.extra.get(POSTS_FIELD, [])
+    if not isinstance(listed, list) or not all(
+        isinstance(number, int) and 1 <= number <= history.player_count for number in listed
+    ):
+        raise PHHError(f"{POSTS_FIELD} must list player numbers 1..{history.player_count}")
+    return [number - 1 for number in listed]
 
 
 def _mucked(history: HandHistory) -> set[int]:
@@ -168,6 +180,8 @@ def _move(
                 hand.call(seat=seat)
         elif verb == "cbr" and len(tokens) == 3:
             hand.raise_to(to_chips(_number(tokens[2], index, action), history.scale), seat=seat)
+        elif verb == TIME_OUT_ACTION and len(tokens) == 2:
+            hand.time_out(seat=seat)  # R3.10, Floorman's PHH extension
         else:
             raise IllegalHistory(index, action, f"{verb!r} is not a hold'em action")
     except IllegalAction as exc:

@@ -7,9 +7,26 @@ from collections.abc import Callable, Sequence
 
 from tables.engine.cards import cards_name
 from tables.engine.hand import Hand
-from tables.engine.phh_load import UNKNOWN, VARIANTS, PHHError
-from tables.engine.records import Call, Check, DealBoard, DealHole, Fold, RaiseTo, ShowHand, TimeOut
+from tables.engine.phh_load import UNKNOWN, VARIANTS
+from tables.engine.records import (
+    Blind,
+    Call,
+    Cause,
+    Check,
+    DealBoard,
+    DealHole,
+    Fold,
+    PostBlind,
+    RaiseTo,
+    ShowHand,
+    TimeOut,
+)
 from tables.engine.rules import AnteMode, Betting
+
+# Floorman's namespaced PHH extensions (docs/architecture.md, "Hand histories"): PHH has no
+# big blind posted out of turn (R2.6) and no disconnect-protection time-out (R3.10).
+POSTS_FIELD = "_floorman_posted_big_blinds"
+TIME_OUT_ACTION = "_floorman_time_out"
 
 
 def write(hand: Hand, *, players: Sequence[str] | None = None) -> str:
@@ -38,7 +55,16 @@ def write(hand: Hand, *, players: Sequence[str] | None = None) -> str:
         lines.append(f"min_bet = {rules.big_blind}")
     order = [(button + 1 + k) % n for k in range(n)]
     lines.append(f"starting_stacks = {[hand.starting_stacks[seat] for seat in order]}")
-    actions = [_action(record, p) for record in hand.records]
+    posts = [
+        record.seat
+        for record in hand.records
+        if isinstance(record, PostBlind)
+        and record.blind is Blind.BIG
+        and record.seat != hand.big_blind_seat
+    ]
+    if posts:
+        lines.append(f"{POSTS_FIELD} = {[int(p(seat)[1:]) for seat in posts]}")
+    actions = [action_text(record, p) for record in hand.records]
     lines.append("actions = [")
     lines.extend(f"  {_toml(action)}," for action in actions if action)
     lines.append("]")
@@ -53,20 +79,28 @@ def _toml(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _action(record: object, p: Callable[[int], str]) -> str | None:
+def action_text(record: object, p: Callable[[int], str]) -> str | None:
+    """A hold'em record as a PHH action (None for records PHH does not list)."""
     match record:
         case DealHole(seat=seat, cards=cards):
             return f"d dh {p(seat)} {UNKNOWN * 2 if cards is None else cards_name(cards)}"
         case DealBoard(cards=cards):
             return f"d db {cards_name(cards)}"
-        case Fold(seat=seat):
-            return f"{p(seat)} f"
-        case Check(seat=seat) | Call(seat=seat):
+        case Fold(seat=seat, cause=cause):
+            return f"{p(seat)} f" + cause_comment(cause)
+        case Check(seat=seat, cause=cause):
+            return f"{p(seat)} cc" + cause_comment(cause)
+        case Call(seat=seat):
             return f"{p(seat)} cc"
         case RaiseTo(seat=seat, to=to):
             return f"{p(seat)} cbr {to}"
         case ShowHand(seat=seat, cards=cards):
             return f"{p(seat)} sm" if cards is None else f"{p(seat)} sm {cards_name(cards)}"
-        case TimeOut():
-            raise PHHError("R3.10 time-outs have no PHH action")
+        case TimeOut(seat=seat):
+            return f"{p(seat)} {TIME_OUT_ACTION}"  # R3.10: stays in, acts no more
     return None
+
+
+def cause_comment(cause: Cause) -> str:
+    """A server's move is the player's fold or check in PHH; a comment says why."""
+    return "" if cause is Cause.PLAYER else f" # {cause.value}"

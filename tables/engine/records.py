@@ -11,11 +11,12 @@ from tables.engine.rules import Street
 
 
 class Cause(StrEnum):
-    """Who made a move: the player, or the server for an absent (R2.9) or timed-out player."""
+    """Who made a move: the player, or the server for an absent (R2.9) or timed-out (R3.10) one."""
 
     PLAYER = "player"
     ABSENT = "absent"  # R2.9
-    TIME_OUT = "time_out"  # R3.10
+    TIME_OUT = "time_out"  # R3.10: disconnect protection (all-in with chips in, else fold)
+    CLOCK = "clock"  # R3.10 house reading: a connected player's time ran out: check, else fold
 
 
 class Blind(StrEnum):

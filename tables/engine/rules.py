@@ -61,6 +61,7 @@ class Rules:
     pot_limit_small_blind_counts_as_big: bool = False  # R3.6 house option for PLO
     any_all_in_reopens: bool = False  # R3.7 house option for PLO
     omaha: bool = False  # R7.1: four hole cards, exactly two of them play
+    smallest_chip: int = 1  # R7.1: a pot-limit bet's fraction of a chip rounds up to this chip
 
     def __post_init__(self) -> None:
         if self.small_blind < 0 or self.big_blind <= 0 or self.ante < 0:
@@ -69,6 +70,8 @@ class Rules:
             raise ValueError("the small blind cannot be larger than the big blind")
         if self.ante and self.ante_mode is AnteMode.NONE:
             raise ValueError("an ante needs an ante mode (every player or big blind)")
+        if self.smallest_chip < 1:
+            raise ValueError("the smallest chip in play is worth at least 1")
         if self.cap < 1:
             raise ValueError("the limit cap allows at least one bet a round")
         if (self.small_bet is not None and self.small_bet <= 0) or (

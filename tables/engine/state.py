@@ -141,8 +141,9 @@ class HandState:
 
     # -- before the first move -------------------------------------------------------------
 
-    def _post(self) -> None:
-        """R2.1, R2.9, R2.10: antes and blinds before the deal, all-in for what one has."""
+    def _post(self, posts: Sequence[int] = ()) -> None:
+        """R2.1, R2.9, R2.10: antes and blinds before the deal, all-in for what one has; R2.6:
+        then the big blinds of players who post to play at once (live: they keep the option)."""
         rules, n = self.rules, self.n
         first = self.small_blind_seat
         if first is None:
@@ -161,6 +162,8 @@ class HandState:
         ):
             # TDA: a big blind short of both pays the blind first, then what is left as ante.
             self._post_big_blind_ante(rules.ante)
+        for seat in posts:
+            self._post_blind(seat, Blind.BIG, rules.big_blind)
 
     def _post_big_blind_ante(self, ante: int) -> None:
         """TDA: the big blind ante is the whole table's ante, dead money in the main pot; it is

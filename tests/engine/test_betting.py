@@ -2,7 +2,8 @@
 
 import pytest
 
-from tables.engine import Betting, IllegalAction, RaiseTo, Street
+from tables.engine import Betting, Hand, IllegalAction, RaiseTo, Street
+from tables.engine.cards import new_deck
 from tests.engine.factories import chips, make_hand, make_rules
 
 # Positions in a four-handed hand with the button at 0: small blind 1, big blind 2, first to
@@ -288,3 +289,25 @@ def test_check_facing_a_bet_and_fold_without_one_are_refused_and_change_nothing(
         hand.fold()
     with pytest.raises(IllegalAction, match="no bet to call"):
         hand.call()
+
+
+def test_r7_1_a_pot_limit_bet_rounds_up_to_the_smallest_chip_in_play():
+    rules = make_rules(betting=Betting.POT_LIMIT, blinds=(25, 50), smallest_chip=25, omaha=True)
+    hand = Hand.start(rules=rules, stacks=[5_000, 5_000, 5_000], button=0, deck=new_deck())
+    hand.call()  # the button: pot 125
+    # R3.6: the small blind may raise the pot after his call: 50 + (125 + 25) = 200, a whole
+    # number of 25s already; the big blind then faces a pot of 325 after a call of 150.
+    assert hand.max_raise_to() == 200
+    hand.raise_to(185)  # not a multiple of the chip: allowed, any whole amount is a bet
+    # Pot 285, to call 135: max = 185 + 285 + 135 = 605, rounded up to 625 (R7.1).
+    assert hand.max_raise_to() == 625
+    plain = make_rules(betting=Betting.POT_LIMIT, blinds=(25, 50), omaha=True)
+    same = Hand.start(rules=plain, stacks=[5_000] * 3, button=0, deck=new_deck())
+    same.call()
+    same.raise_to(185)
+    assert same.max_raise_to() == 605
+
+
+def test_r7_1_the_smallest_chip_is_at_least_one():
+    with pytest.raises(ValueError, match="smallest chip"):
+        make_rules(smallest_chip=0)
