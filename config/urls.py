@@ -18,4 +18,5 @@ urlpatterns = [
     path("", include("scoring.floor_urls")),
     path("", include("scoring.season_urls")),
     path("", include("scoring.payout_urls")),
+    path("", include("scoring.online_event_urls")),
 ]

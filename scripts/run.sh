@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run Floorman on its embedded default: SQLite, a Celery worker and beat on a file broker, one
-# web process. Migrates, loads the presets and a demo event, prints the URL and the logins.
+# web process. Migrates, loads the presets, a demo event and a demo online table with two house
+# bots, prints the URLs and the logins.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh runtime
@@ -11,6 +12,7 @@ py=.venv/bin/python
 
 $py manage.py migrate --noinput -v0
 $py manage.py floorman_setup --url "http://127.0.0.1:$port"
+$py manage.py floorman_tables --url "http://127.0.0.1:$port"
 
 pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }

@@ -1,8 +1,8 @@
-"""URLs of the seat lists, a player's seat and the chip-up race."""
+"""URLs of the seat lists, a player's seat, the chip-up race and the online tables."""
 
 from django.urls import path
 
-from tables import chipup_views, views
+from tables import chipup_views, online_urls, views
 
 app_name = "tables"
 
@@ -12,4 +12,5 @@ urlpatterns = [
     path("e/<slug:code>/chip-up/", chipup_views.chip_up_banner, name="chip_up_banner"),
     path("e/<slug:code>/seats/", views.public_seats, name="public_seats"),
     path("e/<slug:code>/seats/<int:entry_id>/", views.my_seat, name="my_seat"),
+    *online_urls.urlpatterns,
 ]

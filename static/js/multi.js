@@ -1,0 +1,41 @@
+// "My tables": one stream for every table of the tab, its nudges forwarded to each table's frame
+// (tables/online_live.py). A table where it is the viewer's turn is marked.
+(() => {
+  "use strict";
+  const script = document.getElementById("multi-script");
+  const frames = Array.from(document.querySelectorAll("iframe[data-table]"));
+  if (!script || !frames.length || !("EventSource" in window)) return;
+  const origin = window.location.origin;
+  const post = (message, only) => {
+    frames.forEach((frame) => {
+      if (only && frame.dataset.table !== String(only)) return;
+      if (frame.contentWindow) frame.contentWindow.postMessage(message, origin);
+    });
+  };
+  const source = new EventSource(script.dataset.streamUrl);
+  source.addEventListener("open", () => post({ type: "floorman:stream", open: true }));
+  source.addEventListener("error", () => post({ type: "floorman:stream", open: false }));
+  source.addEventListener("changed", (event) => {
+    let message = null;
+    try {
+      message = JSON.parse(event.data);
+    } catch (error) {
+      return;
+    }
+    if (message.user !== undefined) {
+      // The viewer's own event: his turn at a table, or his chips; that table looks again.
+      if (message.table === null || message.table === undefined) return;
+      post({ type: "floorman:changed", table: message.table, version: null }, message.table);
+      return;
+    }
+    post({ type: "floorman:changed", table: message.table, version: message.version });
+  });
+  // The frames are of this origin: mark the tables where it is the viewer's turn.
+  setInterval(() => {
+    frames.forEach((frame) => {
+      const state = frame.contentDocument && frame.contentDocument.getElementById("state");
+      const box = frame.closest(".multi-table");
+      if (box) box.classList.toggle("your-turn", Boolean(state && state.dataset.myTurn));
+    });
+  }, 500);
+})();

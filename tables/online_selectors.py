@@ -1,0 +1,354 @@
+"""What one viewer may see of an online table: the only place that reads hole cards for a page.
+
+A hole card reaches a page in exactly two cases (``_visible``): the viewer holds it, or the hand
+is over and the card's owner showed it (R1.8, TDA 16, or by choice). Nobody else, whatever his
+role, sees a live hole card; the deck and the hand's secret are read by no selector at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Count, Subquery
+
+from tables.engine import AwardPot, Hand, ShowHand
+from tables.engine.cards import Card, card_name
+from tables.engine.describe import best_five
+from tables.engine.draw import DrawHand
+from tables.engine.draw_records import Swap
+from tables.engine.rules import Betting
+from tables.engine.stud import StudHand
+from tables.hand_names import hand_name
+from tables.online_engine import PlayHand, rebuild
+from tables.online_models import ChipAccount, OnlineSeat, OnlineTable, TableHand
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A card as a page draws it: its code ('Ah'), rank and suit letters, and if it plays."""
+
+    code: str
+    highlight: bool = False
+
+    @property
+    def rank(self) -> str:
+        return "10" if self.code[0] == "T" else self.code[0]
+
+    @property
+    def suit(self) -> str:
+        return self.code[1]
+
+
+@dataclass
+class SeatView:
+    """One seat as the viewer sees it."""
+
+    number: int
+    name: str = ""
+    occupied: bool = False
+    is_me: bool = False
+    is_bot: bool = False
+    stack: int = 0
+    bet: int = 0
+    status: str = ""
+    in_hand: bool = False
+    folded: bool = False
+    all_in: bool = False
+    is_button: bool = False
+    blind: str = ""
+    is_actor: bool = False
+    cards: list[CardView] = field(default_factory=list)
+    card_backs: int = 0
+    won: int = 0
+    swap_fee: int | None = None  # R7.11: he swapped one card this round and paid this
+    hand_name: str = ""
+    last_move: str = ""
+
+
+@dataclass
+class Controls:
+    """The actor's legal moves, from the engine's own queries (never guessed by the page)."""
+
+    can_bring_in: bool  # R7.2: the low card brings in (or completes with a raise)
+    bring_in: int
+    can_swap: bool  # R7.4-R7.8: Draw Hold'em
+    can_stand_pat: bool  # R7.3: the swap decision alone (keep both cards)
+    swap_fee: int
+    swap_cards: list[CardView]  # the actor's own hole cards, one of which a swap gives back
+    can_fold: bool
+    can_check: bool
+    can_call: bool
+    call: int
+    can_raise: bool
+    is_bet: bool
+    min_to: int
+    max_to: int
+    presets: list[tuple[str, int]]
+
+
+@dataclass
+class TableView:
+    """Everything the viewer's fragment shows."""
+
+    table: OnlineTable
+    seats: list[SeatView]
+    hand: TableHand | None
+    board: list[CardView]
+    pots: list[int]
+    pot_total: int
+    me: SeatView | None
+    my_seat: OnlineSeat | None
+    controls: Controls | None
+    deadline: datetime | None
+    warn_at: datetime | None
+    bank_running: bool
+    sequence: int
+    is_over: bool
+    balance: int | None
+    can_sit: bool
+    free_seats: list[int]
+    big_blind: int
+    small_blind: int
+    current_bet: int  # the bet in front of everyone this round: pre-action boxes watch it
+    street: int
+
+
+def _viewer_id(viewer: User | AnonymousUser) -> int | None:
+    return viewer.pk if viewer.is_authenticated else None
+
+
+def display_name(user: User) -> str:
+    """A player's name at the table: his player name, else his full name, else his log-in."""
+    player = getattr(user, "player", None)
+    if player is not None:
+        return str(player.name)
+    return user.get_full_name() or user.get_username()
+
+
+def visible_cards(hand: TableHand, engine: PlayHand, position: int, viewer_id: int | None) -> bool:
+    """Whether the viewer may see the hole cards at ``position``: his own, or shown after the
+    hand (R1.8). Never a live card of anybody else, whoever asks."""
+    if viewer_id is not None and hand.user_ids[position] == viewer_id:
+        return True
+    return hand.is_over and position in hand.shown
+
+
+def _cards(
+    cards: tuple[Card, ...] | None, highlight: frozenset[Card] = frozenset()
+) -> list[CardView]:
+    return [CardView(card_name(card), card in highlight) for card in cards or ()]
+
+
+def table_view(table: OnlineTable, viewer: User | AnonymousUser) -> TableView:
+    """The table as ``viewer`` may see it: the running hand, or the last one until the next."""
+    viewer_id = _viewer_id(viewer)
+    seats = {s.number: s for s in table.players.select_related("user__player")}
+    hand = TableHand.objects.filter(table=table).order_by("-number").first()
+    engine = None
+    if hand is not None:
+        moves = list(hand.actions.order_by("sequence").values_list("record", flat=True))
+        engine = rebuild(hand, moves)
+    views = [SeatView(number=n) for n in range(1, table.seats + 1)]
+    for view in views:
+        seat = seats.get(view.number)
+        if seat is not None:
+            view.occupied = True
+            view.name = display_name(seat.user)
+            view.is_me = seat.user_id == viewer_id
+            view.is_bot = seat.is_bot
+            view.stack = seat.stack
+            view.status = seat.status
+    highlight: frozenset[Card] = frozenset()
+    if hand is not None and engine is not None:
+        highlight = _winning_cards(hand, engine)
+        _fill_hand(views, hand, engine, viewer_id, highlight)
+    me = next((view for view in views if view.is_me), None)
+    my_seat = next((s for s in seats.values() if s.user_id == viewer_id), None)
+    controls = None
+    if engine is not None and me is not None and me.is_actor and not engine.is_over:
+        controls = _controls(engine)
+    big, small = _stakes(table, hand)
+    return TableView(
+        table=table,
+        seats=views,
+        hand=hand,
+        board=_cards(tuple(engine.board) if engine else None, highlight),
+        pots=[pot.amount for pot in engine.pots] if engine and not engine.is_over else [],
+        pot_total=engine.pot_total if engine and not engine.is_over else 0,
+        me=me,
+        my_seat=my_seat,
+        controls=controls,
+        deadline=hand.deadline if hand and not hand.is_over else None,
+        warn_at=_warn_at(table, hand),
+        bank_running=bool(hand and hand.bank_used),
+        sequence=hand.sequence if hand else 0,
+        is_over=bool(hand and hand.is_over),
+        # Shown only by the sit-down form: a seated player's fragments skip the query.
+        balance=_balance(viewer_id) if my_seat is None else None,
+        can_sit=viewer_id is not None and my_seat is None and table.is_open,
+        free_seats=[view.number for view in views if not view.occupied],
+        big_blind=big,
+        small_blind=small,
+        current_bet=engine.round.current_bet if engine and not engine.is_over else 0,
+        street=int(engine.street) if engine else 0,
+    )
+
+
+def _stakes(table: OnlineTable, hand: TableHand | None) -> tuple[int, int]:
+    if hand is not None:
+        return int(hand.rules["big_blind"]), int(hand.rules["small_blind"])
+    return table.big_blind, table.small_blind
+
+
+def _balance(viewer_id: int | None) -> int | None:
+    if viewer_id is None:
+        return None
+    return ChipAccount.objects.filter(user_id=viewer_id).values_list("balance", flat=True).first()
+
+
+def _warn_at(table: OnlineTable, hand: TableHand | None) -> datetime | None:
+    """R3.10: when the visible countdown starts (after the first action seconds)."""
+    if hand is None or hand.is_over or hand.turn_started_at is None or hand.bank_used:
+        return None
+    return hand.turn_started_at + timedelta(seconds=table.action_seconds)
+
+
+def _winning_cards(hand: TableHand, engine: PlayHand) -> frozenset[Card]:
+    """The five cards of each shown winner at a showdown, to highlight."""
+    if not hand.is_over or not any(isinstance(r, ShowHand) for r in engine.records):
+        return frozenset()
+    winners = {seat for r in engine.records if isinstance(r, AwardPot) for seat in r.winners}
+    cards: set[Card] = set()
+    for position in winners:
+        hole = engine.hole_cards[position]
+        if hole is not None and position in hand.shown:
+            omaha = isinstance(engine, Hand) and engine.rules.omaha
+            cards.update(best_five(hole, engine.board, omaha=omaha))
+    return frozenset(cards)
+
+
+def _fill_hand(
+    views: list[SeatView],
+    hand: TableHand,
+    engine: PlayHand,
+    viewer_id: int | None,
+    highlight: frozenset[Card],
+) -> None:
+    by_number = {view.number: view for view in views}
+    values = {r.seat: r.value for r in engine.records if isinstance(r, ShowHand)}
+    won = [0] * engine.n
+    for record in engine.records:
+        if isinstance(record, AwardPot):
+            for seat, share in record.shares:
+                won[seat] += share
+    for position, number in enumerate(hand.seat_numbers):
+        view = by_number[number]
+        if not view.occupied:
+            view.name = view.name or "—"
+        view.in_hand = True
+        view.stack = engine.stacks[position]
+        view.bet = 0 if engine.is_over else engine.bets[position]
+        view.folded = engine.folded[position]
+        # R3.10: a protected time-out stays in all-in for the pot so far, chips behind or not
+        all_in = not engine.stacks[position] or engine.protected[position]
+        view.all_in = all_in and not engine.folded[position]
+        view.is_button = position == hand.button
+        view.is_actor = engine.actor == position
+        view.blind = _blind(engine, position)
+        view.won = won[position] if hand.is_over else 0
+        if isinstance(engine, DrawHand) and engine.swapped[position] and not engine.is_over:
+            fees = [r.fee for r in engine.records if isinstance(r, Swap) and r.seat == position]
+            view.swap_fee = fees[-1] if fees else 0
+        if visible_cards(hand, engine, position, viewer_id):
+            view.cards = _cards(engine.hole_cards[position], highlight)
+            if position in values and hand.is_over and position in hand.shown:
+                view.hand_name = hand_name(values[position])
+        elif isinstance(engine, StudHand):
+            # R7.2: the up cards are everyone's to see; each down card only its owner's.
+            view.cards = [] if view.folded else _cards(engine.up_cards[position], highlight)
+            down = engine.down_cards[position]
+            view.card_backs = 0 if view.folded or down is None else len(down)
+        elif not view.folded:
+            view.card_backs = engine.rules.hole_card_count
+
+
+def _blind(engine: PlayHand, position: int) -> str:
+    if isinstance(engine, StudHand):
+        return "BI" if position == engine.bring_in_seat else ""  # R7.2: the bring-in
+    if position == engine.small_blind_seat:
+        return "SB"
+    if position == engine.big_blind_seat:
+        return "BB"
+    return ""
+
+
+def _controls(engine: PlayHand) -> Controls:
+    """The actor's buttons: from ``can_*`` and the engine's limits; presets clamped to them."""
+    can_raise = engine.can_raise()
+    low = high = 0
+    presets: list[tuple[str, int]] = []
+    if can_raise and (isinstance(engine, StudHand) or engine.rules.betting is Betting.LIMIT):
+        low, high = engine.min_raise_to(), engine.max_raise_to()  # a fixed bet (R3.4, R7.2)
+        if isinstance(engine, StudHand) and len(engine.raise_targets()) > 1:
+            presets = [("small bet", low), ("big bet", high)]  # R7.2: an open pair on fourth
+    elif can_raise:
+        low, high = engine.min_raise_to(), engine.max_raise_to()
+        current = engine.round.current_bet
+        pot_after_call = engine.pot_total + engine.call_amount()
+        for label, share in (("½", 0.5), ("¾", 0.75), ("pot", 1.0)):
+            amount = current + int(share * pot_after_call)
+            presets.append((label, min(max(amount, low), high)))
+        presets.insert(0, ("min", low))
+        presets.append(("all-in", high))
+    stud = isinstance(engine, StudHand)
+    draw = engine if isinstance(engine, DrawHand) else None
+    can_swap = draw is not None and draw.can_swap()
+    return Controls(
+        can_swap=can_swap,
+        can_stand_pat=draw is not None and draw.can_stand_pat(),
+        swap_fee=draw.swap_fee() if draw is not None else 0,
+        swap_cards=_cards(engine.hole_cards[engine.actor or 0]) if can_swap else [],
+        can_bring_in=stud and engine.can_bring_in(),  # type: ignore[union-attr]
+        bring_in=engine.bring_in_amount() if stud else 0,  # type: ignore[union-attr]
+        can_fold=engine.can_fold(),
+        can_check=engine.can_check(),
+        can_call=engine.can_call(),
+        call=engine.call_amount(),
+        can_raise=can_raise,
+        is_bet=engine.round.current_bet == 0,
+        min_to=low,
+        max_to=high,
+        presets=presets,
+    )
+
+
+def table_etag(table_id: int, viewer_id: int | None, language: str) -> str | None:
+    """The fragment's ETag: the table's version, the viewer, his chips (the sit form shows
+    them) and the language. One query: every page of a table asks after every move (the 304s
+    of bench/online_tables.py)."""
+    # An anonymous viewer's: user 0's, nobody's (no chips, like _balance(None)).
+    chips = ChipAccount.objects.filter(user_id=viewer_id or 0).values("balance")[:1]
+    row = (
+        OnlineTable.objects.filter(pk=table_id)
+        .annotate(chips=Subquery(chips))
+        .values_list("version", "chips")
+        .first()
+    )
+    if row is None:
+        return None
+    version, balance = row
+    return f"t{table_id}-v{version}-u{viewer_id or 0}-b{balance}-{language}"
+
+
+def lobby_tables() -> list[OnlineTable]:
+    """The open tables, each with ``seated`` (players at it) and ``free`` (seats free)."""
+    tables: list[OnlineTable] = list(
+        OnlineTable.objects.filter(status="open")
+        .select_related("event")
+        .annotate(seated=Count("players"))
+    )
+    for table in tables:
+        table.free = table.seats - table.seated  # type: ignore[attr-defined]  # annotated
+    return tables

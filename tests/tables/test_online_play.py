@@ -1,0 +1,316 @@
+"""Online tables, service level: dealing (R2.1, R2.2, R2.6), moves under the hand's lock with
+idempotency keys, time-outs (R3.10), leaving (R2.9), showdown (R1.8) and chips conserved."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tables import online_play, online_services
+from tables.online_models import (
+    ChipAccount,
+    HandAction,
+    OnlineSeat,
+    Presence,
+    Protection,
+    SeatStatus,
+    TableHand,
+)
+from tables.online_services import TableError, table_chips
+from tests.factories import make_user
+from tests.tables.online_helpers import make_table, seat_players, stacked_deck
+from tournaments.models import AuditEvent
+
+pytestmark = pytest.mark.django_db
+
+
+def balances(*users):
+    return [ChipAccount.objects.get(user=u).balance for u in users]
+
+
+def assert_chips_conserved(table, users, start_balance=10_000):
+    seated, ledger = table_chips(table)
+    assert seated == ledger
+    assert sum(balances(*users)) + seated == start_balance * len(users)
+
+
+def play(table, user, action, amount=None, key=""):
+    hand = TableHand.objects.get(table=table, is_over=False)
+    return online_play.act(
+        table=table, user=user, hand_id=hand.pk, sequence=hand.sequence, action=action,
+        amount=amount, key=key,
+    )  # fmt: skip
+
+
+def test_r2_2_first_seated_has_the_button_then_r2_1_it_moves_on():
+    table = make_table()
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
+    first = online_play.deal_hand(table=table)
+    assert first.seat_numbers == [1, 2, 3]
+    assert first.button == 0  # R2.2: alice sat first
+    engine = online_play.engine_of(first)
+    assert engine.actor == 0  # R3.2: left of the big blind, three-handed the button
+    play(table, alice, "fold")
+    play(table, bob, "fold")
+    assert TableHand.objects.get(pk=first.pk).is_over
+    second = online_play.deal_hand(table=table)
+    assert second.button == 1  # R2.1: bob's seat
+    assert_chips_conserved(table, [alice, bob, carol])
+
+
+def test_a_scripted_hand_to_showdown_pays_the_best_hand_and_conserves_chips():
+    table = make_table()
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
+    # Dealing order from the small blind: bob, carol, alice.
+    deck = stacked_deck(["KhKd", "7c2d", "AsAh"], board="Ac7h2s9d3c")
+    hand = online_play.deal_hand(table=table, deck=deck)
+    play(table, alice, "raise", 30)
+    play(table, bob, "call")
+    play(table, carol, "fold")
+    for _street in range(3):
+        play(table, bob, "check")
+        play(table, alice, "check")
+    hand.refresh_from_db()
+    assert hand.is_over
+    assert hand.final_stacks == [1_040, 970, 990]
+    stacks = {s.user.username: s.stack for s in OnlineSeat.objects.filter(table=table)}
+    assert stacks == {"alice": 1_040, "bob": 970, "carol": 990}
+    # Nobody bet the river: bob, first left of the button, shows first; alice's trip aces beat
+    # his kings and show (R1.8); carol folded and shows nothing.
+    assert hand.shown == [1, 0]
+    assert_chips_conserved(table, [alice, bob, carol])
+
+
+def test_a_resent_move_with_the_same_key_changes_nothing():
+    table = make_table()
+    alice, bob, _carol = seat_players(table, ["alice", "bob", "carol"])
+    hand = online_play.deal_hand(table=table)
+    online_play.act(table=table, user=alice, hand_id=hand.pk, sequence=0, action="call", key="k1")
+    online_play.act(table=table, user=alice, hand_id=hand.pk, sequence=0, action="call", key="k1")
+    assert HandAction.objects.filter(hand=hand).count() == 1
+
+
+def test_a_stale_tab_out_of_turn_or_forged_amount_is_refused_and_changes_nothing():
+    table = make_table()
+    alice, bob, _carol = seat_players(table, ["alice", "bob", "carol"])
+    hand = online_play.deal_hand(table=table)
+    with pytest.raises(TableError, match="not your turn") as error:
+        online_play.act(table=table, user=bob, hand_id=hand.pk, sequence=0, action="fold")
+    assert error.value.status == 409
+    with pytest.raises(TableError, match="smallest raise") as error:
+        online_play.act(
+            table=table, user=alice, hand_id=hand.pk, sequence=0, action="raise", amount=15
+        )
+    assert error.value.status == 400
+    with pytest.raises(TableError, match="largest raise"):
+        online_play.act(
+            table=table, user=alice, hand_id=hand.pk, sequence=0, action="raise", amount=10**6
+        )
+    online_play.act(table=table, user=alice, hand_id=hand.pk, sequence=0, action="call", key="a")
+    with pytest.raises(TableError, match="moved on") as error:
+        online_play.act(table=table, user=bob, hand_id=hand.pk, sequence=0, action="call", key="b")
+    assert error.value.status == 409
+    assert HandAction.objects.filter(hand=hand).count() == 1
+
+
+def test_a_spectator_or_another_tables_player_cannot_act():
+    table = make_table()
+    seat_players(table, ["alice", "bob"])
+    other = make_table(name="Table 2")
+    (dave,) = seat_players(other, ["dave"])
+    hand = online_play.deal_hand(table=table)
+    with pytest.raises(TableError, match="not dealt in") as error:
+        online_play.act(table=table, user=dave, hand_id=hand.pk, sequence=0, action="fold")
+    assert error.value.status == 403
+
+
+def expire(hand, *, after=31):
+    hand.refresh_from_db()
+    return online_play.expire_turn(
+        hand_id=hand.pk, sequence=hand.sequence, now=hand.deadline + timedelta(seconds=after - 30)
+    )
+
+
+def test_r3_10_a_connected_player_who_times_out_folds_facing_a_bet():
+    table = make_table()
+    alice, bob, _carol = seat_players(table, ["alice", "bob", "carol"])
+    hand = online_play.deal_hand(table=table)
+    play(table, alice, "raise", 40)
+    assert not online_play.expire_turn(hand_id=hand.pk, sequence=1, now=timezone.now())  # not yet
+    assert expire(hand)
+    record = HandAction.objects.get(hand=hand, sequence=2).record
+    assert record == {"move": "fold", "position": 1, "cause": "clock"}
+    assert not expire(hand, after=0)  # the same deadline is applied once
+
+
+def test_r3_10_a_dropped_player_with_chips_in_is_protected_at_most_twice_a_day():
+    table = make_table(protections_per_day=2)
+    alice, bob = seat_players(table, ["alice", "bob"])
+    Presence.objects.create(user=bob, streams=0, dropped_at=timezone.now())
+    records = []
+    for number in range(3):
+        hand = online_play.deal_hand(table=table)
+        if number != 1:
+            play(table, alice, "raise", 40)  # R2.8: alice has the button and acts first
+        # Bob faces the action with his blind in, and his connection dropped.
+        assert expire(hand)
+        records.append(HandAction.objects.filter(hand=hand).order_by("sequence").last().record)
+        hand.refresh_from_db()
+        if not hand.is_over:
+            play(table, alice, "call" if online_play.engine_of(hand).can_call() else "check")
+            hand.refresh_from_db()
+        assert hand.is_over
+        # A time-out sits him out; he comes back for the next hand (heads-up: at once, R2.6).
+        assert OnlineSeat.objects.get(user=bob).status == SeatStatus.SITTING_OUT
+        online_services.come_back(table=table, user=bob, post=False)
+    assert [r["move"] for r in records] == ["time_out", "time_out", "fold"]
+    assert records[2]["cause"] == "clock"  # the third time: no protection left today
+    assert Protection.objects.filter(user=bob).count() == 2
+    assert AuditEvent.objects.filter(action="online.disconnect_protection").count() == 2
+    assert_chips_conserved(table, [alice, bob])
+
+
+def test_r2_6_a_newcomer_waits_for_the_big_blind_unless_he_posts():
+    table = make_table()
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
+    online_play.deal_hand(table=table)  # button alice, SB bob, BB carol
+    dave = make_user(username="dave")
+    online_services.take_seat(table=table, user=dave, buy_in=500, number=5)
+    erin = make_user(username="erin")
+    online_services.take_seat(table=table, user=erin, buy_in=500, number=6, post=True)
+    play(table, alice, "fold")
+    play(table, bob, "fold")
+    second = online_play.deal_hand(table=table)
+    # Button bob (2), SB carol (3), BB would be alice (1): dave (5) lies between carol and
+    # alice, so his big blind has come: he posts it in turn. Erin posts one out of turn.
+    assert second.seat_numbers == [1, 2, 3, 5, 6]
+    engine = online_play.engine_of(second)
+    assert engine.big_blind_seat == 3  # dave
+    assert second.posts == [4]  # erin
+    assert engine.bets == [0, 0, 5, 10, 10]
+    seats = {s.user.username: s.status for s in OnlineSeat.objects.filter(table=table)}
+    assert seats["dave"] == seats["erin"] == SeatStatus.PLAYING
+
+
+def test_r2_9_a_player_who_leaves_during_his_hand_folds_at_his_turn_and_is_paid_out_after():
+    table = make_table()
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
+    online_play.deal_hand(table=table)
+    assert online_play.leave(table=table, user=bob) is None  # in the hand: after it
+    play(table, alice, "raise", 30)
+    # Bob's turn: his hand folds at once (R2.9); carol acts.
+    hand = TableHand.objects.get(table=table)
+    assert HandAction.objects.get(hand=hand, sequence=2).record["cause"] == "absent"
+    play(table, carol, "fold")
+    assert not OnlineSeat.objects.filter(table=table, user=bob).exists()
+    assert balances(bob) == [10_000 - 5]
+    assert_chips_conserved(table, [alice, bob, carol])
+
+
+def test_house_bots_wait_for_a_player_before_they_deal():
+    table = make_table(seats=4)
+    for _ in range(2):
+        online_services.seat_bot(table=table, actor=table.created_by)
+    now = timezone.now()
+    for _step in range(5):
+        now += timedelta(seconds=3)
+        online_play.sweep(now=now)
+    assert not TableHand.objects.filter(table=table).exists()
+    alice = make_user(username="alice")
+    online_services.take_seat(table=table, user=alice, buy_in=500, number=3)
+    now += timedelta(seconds=3)
+    online_play.sweep(now=now)
+    assert TableHand.objects.filter(table=table).count() == 1
+
+
+def test_house_bots_play_hands_by_the_sweeper_and_conserve_chips(settings):
+    settings.FLOORMAN_BOTS_PLAY_ALONE = True
+    table = make_table(seats=4)
+    floor = table.created_by
+    for _ in range(3):
+        online_services.seat_bot(table=table, actor=floor)
+    now = timezone.now()
+    for _step in range(400):
+        now += timedelta(seconds=2)
+        online_play.sweep(now=now)
+    hands = TableHand.objects.filter(table=table, is_over=True).count()
+    with_chips = OnlineSeat.objects.filter(table=table, stack__gt=0).count()
+    # Ten hands, unless the bots broke each other first (broke, they sit out: no more deals).
+    assert hands >= 10 or (hands >= 1 and with_chips == 1), (hands, with_chips)
+    seated, ledger = table_chips(table)
+    assert seated == ledger == 3 * table.max_buy_in
+    assert AuditEvent.objects.filter(action="online.seat_bot").count() == 3
+
+
+def test_r3_10_a_player_whose_time_ran_out_sits_out_and_his_next_turns_act_at_once():
+    table = make_table()
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
+    hand = online_play.deal_hand(table=table)
+    play(table, alice, "call")
+    assert expire(hand)  # bob, the small blind, connected: he may not check, so he folds
+    assert OnlineSeat.objects.get(user=bob).status == SeatStatus.SITTING_OUT
+    play(table, carol, "check")
+    hand.refresh_from_db()
+    assert hand.is_over is False and online_play.engine_of(hand).board
+
+
+def test_r2_9_sitting_out_on_ones_turn_checks_or_folds_at_once():
+    table = make_table()
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
+    hand = online_play.deal_hand(table=table)
+    online_play.sit_out(table=table, user=alice)  # her turn, facing the big blind
+    last = HandAction.objects.filter(hand=hand).order_by("sequence").last().record
+    assert last == {"move": "fold", "position": 0, "cause": "absent"}
+    with pytest.raises(TableError, match="already"):
+        online_play.sit_out(table=table, user=alice)
+
+
+def test_floor_staff_unseat_a_player_after_his_hand_and_it_is_audited():
+    table = make_table()
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
+    online_play.deal_hand(table=table)
+    online_play.unseat(table=table, actor=table.created_by, number=1)  # alice, to act: folds
+    assert OnlineSeat.objects.filter(table=table, user=alice).exists()  # until the hand ends
+    play(table, bob, "fold")
+    assert not OnlineSeat.objects.filter(table=table, user=alice).exists()
+    assert balances(alice) == [10_000]
+    assert AuditEvent.objects.filter(action="online.unseat", data__seat=1).count() == 1
+    with pytest.raises(TableError, match="empty"):
+        online_play.unseat(table=table, actor=table.created_by, number=6)
+    assert_chips_conserved(table, [alice, bob, carol])
+
+
+def test_tda_16_after_an_all_in_every_live_hand_is_shown():
+    table = make_table()
+    alice, bob = seat_players(table, ["alice", "bob"], buy_in=500)
+    # Heads-up alice has the button and the small blind (R2.8); dealing starts with her.
+    deck = stacked_deck(["7c2d", "AsAh"], board="Kc9h5s4dJc")
+    hand = online_play.deal_hand(table=table, deck=deck)
+    play(table, alice, "call")
+    play(table, bob, "raise", 500)  # all-in: bob shows first, and wins
+    play(table, alice, "call")
+    hand.refresh_from_db()
+    assert hand.is_over
+    # Alice's losing hand is tabled too: after an all-in every live hand is shown (TDA 16).
+    assert hand.shown == [1, 0]
+    assert_chips_conserved(table, [alice, bob])
+
+
+def test_r1_8_without_an_all_in_the_winner_shows_and_losers_after_him_muck():
+    table = make_table()
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
+    # Dealing order from the small blind: bob, carol, alice. Bob, first to show, wins.
+    deck = stacked_deck(["AsAh", "7c2d", "8c3d"], board="Kc9h5s4dJc")
+    hand = online_play.deal_hand(table=table, deck=deck)
+    play(table, alice, "call")
+    play(table, bob, "call")
+    play(table, carol, "check")
+    for _street in range(3):
+        play(table, bob, "check")
+        play(table, carol, "check")
+        play(table, alice, "check")
+    hand.refresh_from_db()
+    assert hand.is_over and hand.shown == [1]  # carol and alice muck (R1.8)
+    online_play.show_cards(table=table, user=carol, hand_id=hand.pk)  # she shows by choice
+    hand.refresh_from_db()
+    assert hand.shown == [1, 2]

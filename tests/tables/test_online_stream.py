@@ -1,0 +1,71 @@
+"""One stream per tab for all its tables and the viewer's private events (nudges only), and
+the presence it records for R3.10."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from tables import online_live, online_play
+from tables.online_models import Presence
+from tests.tables.online_helpers import make_table, seat_players
+from tournaments import live
+
+
+def frames_of(chunks):
+    return [json.loads(c.split("data: ", 1)[1]) for c in chunks if c.startswith("event: changed")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_wsgi_stream_carries_several_tables_and_only_its_viewers_private_events(settings):
+    settings.LIVE_BUS = "db"
+    first, second, third = make_table(), make_table(name="Two"), make_table(name="Three")
+    alice, bob = seat_players(first, ["alice", "bob"])
+    stream = online_live.stream_tables_sync(
+        [first.pk, second.pk], user_id=alice.pk, seconds=1.5, heartbeat=0.3
+    )
+    assert next(stream).startswith("retry: 2000\n")
+    current = frames_of([next(stream), next(stream)])  # each table's version at once
+    assert {frame["table"] for frame in current} == {first.pk, second.pk}
+    online_play.deal_hand(table=first)  # a public change, and alice's turn (private)
+    online_live.publish_table_changed(third.pk)  # not followed by this tab
+    online_live.publish_user_event(bob.pk, what="chips")  # another player's: not here
+    frames = frames_of(list(stream))
+    assert {f.get("table") for f in frames if "version" in f} == {first.pk}
+    private = [f for f in frames if "user" in f]
+    assert private and all(f["user"] == alice.pk for f in private)
+    assert {f["what"] for f in private} <= {"turn", "chips"}
+    text = json.dumps(frames)
+    hand = first.hands.get()
+    assert "deck" not in text and hand.secret not in text and hand.commitment not in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stream_marks_the_player_connected_then_dropped_r3_10(settings):
+    settings.LIVE_BUS = "db"
+    table = make_table()
+    (alice,) = seat_players(table, ["alice"])
+
+    async def scenario():
+        stream = online_live.stream_tables([table.pk], user_id=alice.pk, heartbeat=0.2)
+        assert (await anext(stream)).startswith("retry: 2000\n")
+        presence = await sync_to_async(Presence.objects.get)(user=alice)
+        assert presence.streams == 1 and presence.dropped_at is None
+        assert (await anext(stream)).startswith("event: changed")  # the table's version
+        reader = asyncio.create_task(anext(stream))
+        await asyncio.sleep(0.05)
+        reader.cancel()  # the tab closes: the server cancels the task reading the stream
+        with pytest.raises(asyncio.CancelledError):
+            await reader
+        await stream.aclose()
+        hub = await live.get_hub()
+        assert hub.subscribers() == 0
+        await hub.stop()
+
+    asyncio.run(scenario())
+    presence = Presence.objects.get(user=alice)
+    assert presence.streams == 0 and presence.dropped_at is not None
+    assert not online_play.is_connected(alice.pk, now=presence.dropped_at)

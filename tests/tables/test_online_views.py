@@ -1,0 +1,273 @@
+"""The HTTP contract of the online tables' pages (docs/architecture.md, "Live updates"): the
+fragment's ETag and 304, the answers to a table's POSTs (the fragment, or a 4xx with the reason
+as text; without the header a redirect, or the page with the error), the stream's answers,
+and the German page."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from tables import online_play
+from tables.engine import IllegalAction
+from tables.online_models import ChipAccount, HandAction, OnlineSeat, TableHand
+from tests.factories import make_user
+from tests.tables.online_helpers import make_table, seat_players, stacked_deck
+from tests.tables.test_online_roles import snapshot
+
+pytestmark = pytest.mark.django_db
+
+FRAGMENT = {"X-Floorman": "table"}
+
+
+@pytest.fixture(autouse=True)
+def quick_logins(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.LANGUAGE_CODE = "en"
+    settings.LIVE_BUS = "db"
+
+
+@pytest.fixture
+def table():
+    """Alice, bob and carol at a table, a hand dealt: alice (the button) acts first (R3.2)."""
+    table = make_table()
+    seat_players(table, ["alice", "bob", "carol"])
+    online_play.deal_hand(table=table, deck=stacked_deck(["KhKd", "7c2d", "AsAh"], "Ac7h2s9d3c"))
+    return table
+
+
+def client_of(username: str) -> Client:
+    from django.contrib.auth.models import User
+
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    return client
+
+
+def hand_of(table) -> TableHand:
+    return TableHand.objects.filter(table=table).order_by("-number").first()
+
+
+def move(table, **values) -> dict:
+    hand = hand_of(table)
+    return {"hand": hand.pk, "sequence": hand.sequence, "action": "call", "key": ""} | values
+
+
+def act_url(table) -> str:
+    return reverse("tables:online_act", args=[table.pk])
+
+
+def state_url(table) -> str:
+    return reverse("tables:online_state", args=[table.pk])
+
+
+# -- the fragment: ETag and 304 -----------------------------------------------------------------
+
+
+def test_the_fragment_answers_304_until_the_table_changes_then_a_new_etag(table):
+    bob = client_of("bob")
+    first = bob.get(state_url(table))
+    assert first.status_code == 200 and first["Cache-Control"] == "no-cache, private"
+    tag = first["ETag"]
+    assert 'id="state"' in first.content.decode() and "<html" not in first.content.decode()
+    again = bob.get(state_url(table), headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == tag
+    # Each viewer (and language) has his own fragment: another's tag is no match.
+    assert (
+        client_of("carol").get(state_url(table), headers={"If-None-Match": tag}).status_code == 200
+    )
+    assert Client().get(state_url(table), headers={"If-None-Match": tag}).status_code == 200
+    assert client_of("alice").post(act_url(table), move(table), headers=FRAGMENT).status_code == 200
+    changed = bob.get(state_url(table), headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed["ETag"] != tag
+    assert bob.get(state_url(table), headers={"If-None-Match": changed["ETag"]}).status_code == 304
+    assert Client().get(state_url(table)).status_code == 200
+    assert Client().get(reverse("tables:online_state", args=[999_999])).status_code == 404
+
+
+# -- a table's POSTs with X-Floorman: table -----------------------------------------------------
+
+
+def text_refusal(client: Client, table, data: dict, status: int) -> str:
+    before = snapshot()
+    response = client.post(act_url(table), data, headers=FRAGMENT)
+    assert response.status_code == status, response.content
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert snapshot() == before
+    return response.content.decode()
+
+
+def test_a_move_answers_the_players_fragment(table):
+    response = client_of("alice").post(act_url(table), move(table), headers=FRAGMENT)
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert text.lstrip().startswith('<section id="state"') and 'data-sequence="1"' in text
+    assert 'data-card="Ah"' in text and 'data-card="As"' in text  # alice's own cards
+    assert HandAction.objects.filter(hand=hand_of(table)).count() == 1
+
+
+def test_a_stale_sequence_or_out_of_turn_move_is_a_409_with_the_reason(table):
+    alice, bob = client_of("alice"), client_of("bob")
+    stale = text_refusal(alice, table, move(table, sequence=3), 409)
+    assert stale == "The hand has moved on since your page was drawn; look again."
+    assert text_refusal(bob, table, move(table), 409) == "It is not your turn."
+    assert text_refusal(client_of("floor-0"), table, move(table), 403).startswith("You are not")
+
+
+def test_a_forged_amount_is_a_400_with_the_engines_reason(table):
+    engine = online_play.engine_of(hand_of(table))
+    for amount in (15, 10**6):
+        with pytest.raises(IllegalAction) as refusal:
+            engine.verify_raise_to(amount)
+        data = move(table, action="raise", amount=amount)
+        assert text_refusal(client_of("alice"), table, data, 400) == str(refusal.value)
+    said = text_refusal(client_of("alice"), table, move(table, action="raise"), 400)
+    assert said == "Say how much to bet or raise to."
+
+
+def test_the_same_key_twice_is_one_move_and_both_answers_are_the_fragment(table):
+    alice = client_of("alice")
+    data = move(table, key="9f1c-double-click")
+    first = alice.post(act_url(table), data, headers=FRAGMENT)
+    second = alice.post(act_url(table), data, headers=FRAGMENT)  # the same (now stale) page
+    assert first.status_code == second.status_code == 200
+    assert 'id="state"' in second.content.decode()
+    (action,) = HandAction.objects.filter(hand=hand_of(table))
+    assert action.key == "9f1c-double-click" and action.record["move"] == "call"
+    # Another player's key is his own: bob's move with the same key is bob's move.
+    bob_move = move(table, key="9f1c-double-click")
+    assert client_of("bob").post(act_url(table), bob_move, headers=FRAGMENT).status_code == 409
+
+
+def test_a_bad_form_is_a_400_with_the_forms_reason(table):
+    alice = client_of("alice")
+    for data in (
+        move(table, action="shove"),
+        move(table, hand="x"),
+        move(table, sequence=-1),
+        {"action": "call"},
+        move(table, action="raise", amount="lots"),
+    ):
+        assert text_refusal(alice, table, data, 400)
+
+
+def test_sitting_down_outside_the_buy_in_range_or_above_the_balance_is_a_400(table):
+    dave = make_user(username="dave")
+    client = client_of("dave")
+    sit = reverse("tables:online_sit", args=[table.pk])
+    client.get(reverse("tables:online_lobby"))  # his chip account: 10,000 play chips
+    ChipAccount.objects.filter(user=dave).update(balance=300)
+    for buy_in, reason in (
+        (199, "Buy in for 200 to 1000 chips."),
+        (1_001, "Buy in for 200 to 1000 chips."),
+        (500, "You have 300 chips; you cannot buy in for 500."),
+    ):
+        before = snapshot()
+        response = client.post(sit, {"buy_in": buy_in, "seat": 5}, headers=FRAGMENT)
+        assert (response.status_code, response.content.decode()) == (400, reason)
+        assert snapshot() == before
+    response = client.post(sit, {"buy_in": 300, "seat": 5}, headers=FRAGMENT)
+    assert response.status_code == 200
+    seat = OnlineSeat.objects.get(table=table, user=dave)
+    assert (seat.number, seat.stack, ChipAccount.objects.get(user=dave).balance) == (5, 300, 0)
+
+
+# -- the same POSTs from a page without JavaScript ----------------------------------------------
+
+
+def test_without_the_header_a_move_redirects_and_a_refusal_shows_the_page_with_the_reason(table):
+    bob = client_of("bob")
+    response = bob.post(act_url(table), move(table))
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "<html" in page and 'data-testid="table-error"' in page
+    assert ">It is not your turn.</p>" in page
+    assert 'data-card="Kh"' in page  # the page is bob's: his own cards
+    response = client_of("alice").post(act_url(table), move(table))
+    assert response.status_code in (302, 303)
+    assert response["Location"] == reverse("tables:online_table", args=[table.pk])
+    assert HandAction.objects.filter(hand=hand_of(table)).count() == 1
+    sit = reverse("tables:online_sit", args=[table.pk])
+    make_user(username="dave")
+    response = client_of("dave").post(sit, {"buy_in": 5})
+    assert response.status_code == 400
+    assert ">Buy in for 200 to 1000 chips.</p>" in response.content.decode()
+
+
+# -- the stream ---------------------------------------------------------------------------------
+
+
+def test_the_stream_wants_tables_and_a_wsgi_server_holds_none(table, settings):
+    stream = reverse("tables:online_stream")
+    for query in ("", "?t=", "?t=abc", "?t=999999"):
+        response = Client().get(stream + query)
+        assert response.status_code == 400, query
+        assert response.content.decode() == "Name the tables to follow: ?t=1&t=2."
+    settings.LIVE_WSGI_STREAM_SECONDS = 0
+    assert Client().get(f"{stream}?t={table.pk}").status_code == 204
+    assert client_of("bob").get(f"{stream}?t={table.pk}").status_code == 204
+
+
+def test_a_bounded_wsgi_stream_tells_the_versions_then_each_change(
+    table, settings, django_capture_on_commit_callbacks
+):
+    settings.LIVE_WSGI_STREAM_SECONDS = 5
+    other = make_table(name="Table 2")
+    stream = reverse("tables:online_stream")
+    response = client_of("bob").get(f"{stream}?t={table.pk},{other.pk}&t={table.pk}")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/event-stream"
+    assert response["Cache-Control"] == "no-cache" and response["X-Accel-Buffering"] == "no"
+    frames = iter(response.streaming_content)
+    assert next(frames).decode().startswith("retry: ")
+    versions = {next(frames).decode() for _table in (table, other)}
+    table.refresh_from_db()
+    assert f'data: {{"table": {table.pk}, "version": {table.version}}}\n\n' in "".join(versions)
+    with django_capture_on_commit_callbacks(execute=True):
+        online_play.act(table=table, user=table.players.get(number=1).user,
+                        hand_id=hand_of(table).pk, sequence=0, action="call")  # fmt: skip
+    table.refresh_from_db()
+    bob = table.players.get(number=2).user_id
+    told = [next(frames).decode(), next(frames).decode()]
+    assert sorted(told) == sorted([
+        f'event: changed\ndata: {{"table": {table.pk}, "version": {table.version}}}\n\n',
+        f'event: changed\ndata: {{"user": {bob}, "what": "turn", "table": {table.pk}}}\n\n',
+    ])  # fmt: skip  # the table's version, and bob's own news: his turn
+    response.close()
+
+
+# -- languages ----------------------------------------------------------------------------------
+
+
+def german(text: str) -> str:
+    with translation.override("de"):
+        return translation.gettext(text)
+
+
+def test_the_table_speaks_german_to_a_german_browser(table):
+    english = ["Sit down", "You are watching.", "Four-colour deck", "Sit out", "Fold"]
+    for text in english:
+        assert german(text) != text, f"{text!r} has no German translation"
+    sam = Client(headers={"Accept-Language": "de"})
+    sam.force_login(make_user(username="sam"))
+    page = sam.get(reverse("tables:online_table", args=[table.pk])).content.decode()
+    assert german("Sit down") in page and "Sit down" not in page
+    assert german("Four-colour deck") in page
+    watcher = Client(headers={"Accept-Language": "de"})
+    assert german("You are watching.") in watcher.get(state_url(table)).content.decode()
+    alice = Client(headers={"Accept-Language": "de"})
+    alice.force_login(table.players.get(number=1).user)
+    fragment = alice.get(state_url(table)).content.decode()
+    assert f">{german('Fold')}</button>" in fragment and ">Fold</button>" not in fragment
+    assert german("Sit out") in fragment
+    bob = Client(headers={"Accept-Language": "de"})
+    bob.force_login(table.players.get(number=2).user)
+    reason = bob.post(act_url(table), move(table), headers=FRAGMENT).content.decode()
+    assert reason == german("It is not your turn.") != "It is not your turn."
+    # The English page, for the same viewer in another browser.
+    english_page = client_of("alice").get(state_url(table)).content.decode()
+    assert ">Fold</button>" in english_page
+    tags = {c.get(state_url(table))["ETag"] for c in (alice, client_of("alice"))}
+    assert len(tags) == 2  # a fragment per language
