@@ -162,7 +162,25 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": CLOCK_RECONCILE_SECONDS,
         "options": {"expires": 10},
     },
+    # Online tables: time-outs, house bots' moves and the next deal (docs/architecture.md).
+    "sweep-tables": {
+        "task": "tables.tasks.sweep_tables",
+        "schedule": float(os.environ.get("TABLE_SWEEP_SECONDS", "0.5")),
+        "options": {"expires": 5},
+    },
+    # Online events: the start, busts placed by the engine's results, balancing between hands.
+    "run-online-events": {
+        "task": "scoring.tasks.run_online_events",
+        "schedule": float(os.environ.get("TABLE_SWEEP_SECONDS", "0.5")),
+        "options": {"expires": 5},
+    },
 }
+# The play chips a new player's account starts with (online tables).
+FLOORMAN_PLAY_CHIPS = int(os.environ.get("FLOORMAN_PLAY_CHIPS", "10000"))
+# House bots wait for a player before they deal; on (tests, demos of bots alone), they play.
+FLOORMAN_BOTS_PLAY_ALONE = env_bool("FLOORMAN_BOTS_PLAY_ALONE", False)
+# Scales the pauses between online hands and the house bots' thinking (1: as played).
+FLOORMAN_TABLE_PACE = float(os.environ.get("FLOORMAN_TABLE_PACE", "1"))
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
@@ -175,6 +193,8 @@ if not DEBUG and env_bool("HTTPS", False):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Even at DEBUG, Django's SQL log never prints a hand's deck or secret (tables.log_filters).
+    "filters": {"hand_secrets": {"()": "tables.log_filters.HideHandSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hand_secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

@@ -204,7 +204,7 @@ def set_event_payout(
     """Choose the event's payout structure (None: a freeroll), rounding unit and remainder rule."""
     if unit < 1:
         raise PayoutEditError([_("The rounding unit is at least one cent.")])
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
     payout, _created = EventPayout.objects.get_or_create(event=event)
     before = {"structure": payout.structure_id, "unit": payout.unit, "remainder": payout.remainder}
     payout.structure, payout.unit, payout.remainder = structure, unit, remainder.value
@@ -265,7 +265,7 @@ def save_deal(
     key: str,
 ) -> Deal:
     """Record the deal the players agreed; the shown payouts follow it. Saved once per key."""
-    event = Event.objects.select_for_update().get(pk=event_id)
+    event = Event.objects.select_for_update(no_key=True).get(pk=event_id)
     same = Deal.objects.filter(key=key).first()
     if same is not None:
         return same  # a double submit: the first one was saved
@@ -305,7 +305,7 @@ def _unit(event: Event) -> int:
 @transaction.atomic
 def cancel_deal(*, actor: User | None, event_id: int, deal_id: int) -> Deal:
     """Take back a saved deal (entered by mistake); the payout table applies again."""
-    event = Event.objects.select_for_update().get(pk=event_id)
+    event = Event.objects.select_for_update(no_key=True).get(pk=event_id)
     deal = Deal.objects.filter(pk=deal_id, event=event).first()
     if deal is None or deal.cancelled_at is not None:
         raise PayoutEditError([_("This deal is no longer in force.")])

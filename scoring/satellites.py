@@ -133,7 +133,7 @@ def _earlier_warnings(*, event: Event, player: Player) -> int:
 def _record_infraction(
     *, event_id: int, player: Player, actor: User | None
 ) -> SatelliteInfraction | None:
-    event = Event.objects.select_for_update().get(pk=event_id)
+    event = Event.objects.select_for_update(no_key=True).get(pk=event_id)
     if event.kind != EventKind.SATELLITE or event.status != EventStatus.RUNNING:
         return None
     other = other_running_satellite(event=event, player=player)

@@ -31,6 +31,7 @@ from tournaments.entry_services import (
     lock_entries,
     lock_event,
     publish_standings,
+    refuse_online_floor,
 )
 from tournaments.models import Entry, EntryStatus, Event
 from tournaments.money_services import check_busted_by, set_busted_by
@@ -159,9 +160,11 @@ def _place_out(
 
 def _crown_last_player(*, step: FloorStep, actor: User | None) -> None:
     """When one player is left, he has won: place 1."""
-    left = list(Entry.objects.select_for_update().filter(event=step.event).in_play())
-    if len(left) == 1:
-        _place_out(step=step, entry=left[0], kind=EliminationKind.WINNER, place=1, actor=actor)
+    in_play = Entry.objects.filter(event=step.event).in_play()
+    if in_play.count() != 1:  # counted, not loaded: a field of a thousand is mostly still in
+        return
+    (winner,) = in_play.select_for_update(no_key=True)  # the caller holds the event's lock
+    _place_out(step=step, entry=winner, kind=EliminationKind.WINNER, place=1, actor=actor)
 
 
 def _finish(*, event: Event, step: FloorStep, actor: User | None, action: str) -> FloorStep:
@@ -227,6 +230,7 @@ def record_busts(
     hand at other tables (TDA RP-8).
     """
     event = lock_event(event_id)
+    refuse_online_floor(event, actor)  # docs/online.md: the engine reports online
     done = find_by_key(event, key)
     if done is not None:
         return done  # the same form sent twice: recorded once
@@ -263,6 +267,7 @@ def record_quit(
 ) -> FloorStep:
     """R5.9: a player quits; his chips leave play and he places where he left."""
     event = lock_event(event_id)
+    refuse_online_floor(event, actor)  # docs/online.md: the engine reports online
     done = find_by_key(event, key)
     if done is not None:
         return done
@@ -285,6 +290,7 @@ def record_agreed_stop(
 ) -> FloorStep:
     """R5.10: all remaining players agree to stop; places follow the chip counts."""
     event = lock_event(event_id)
+    refuse_online_floor(event, actor)  # docs/online.md: the engine reports online
     done = find_by_key(event, key)
     if done is not None:
         return done

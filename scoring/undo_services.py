@@ -129,6 +129,9 @@ def undo_last(*, event_id: int, actor: User | None, step_id: int | None = None) 
     and changes nothing.
     """
     event = lock_event(event_id)
+    if event.online:
+        # The engine dealt those hands: a bust or a move online cannot be taken back.
+        raise NothingToUndoError(_("An online event's busts and moves cannot be undone."))
     step = (
         FloorStep.objects.filter(event=event, status=StepStatus.DONE).order_by("-sequence").first()
     )

@@ -12,7 +12,12 @@ from django.utils.translation import gettext as _
 from tables import chipup
 from tables.engine.cards import Card, card_name
 from tables.models import ChipUpRace, Seat, Table
-from tournaments.entry_services import FloorError, lock_event, publish_standings
+from tournaments.entry_services import (
+    FloorError,
+    lock_event,
+    publish_standings,
+    refuse_online_floor,
+)
 from tournaments.models import Denomination, Event, Level
 from tournaments.services import record_audit
 
@@ -64,8 +69,9 @@ def chip_up_notice(event: Event) -> ChipUpNotice | None:
     """R5.11: a chip-up due after the level that just ended (breaks between skipped), or next.
 
     Due now until every table in play has raced; "next" while the level in play has a chip-up.
+    Online events colour up by arithmetic between hands (tables.online_tournament): no race.
     """
-    if event.clock_level_started_at is None:
+    if event.clock_level_started_at is None or event.online:
         return None
     levels, current = event.levels_list(), event.read_clock().level_index
     due = due_chip_up(event)
@@ -121,6 +127,7 @@ def race_chip_up(
 ) -> ChipUpRace:
     """R5.11: run one table's race once, store, audit and announce it; a second submit finds it."""
     event = lock_event(event_id)
+    refuse_online_floor(event, actor)  # docs/online.md: the engine reports online
     due = due_chip_up(event)
     if due is None or due.level_index != level_index:
         raise ChipUpError(_("No chip-up is due after this level."))

@@ -16,7 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import FloorStep, HandForHand, StepStatus, Table
-from tournaments.entry_services import FloorError, lock_event, publish_standings
+from tournaments.entry_services import (
+    FloorError,
+    lock_event,
+    publish_standings,
+    refuse_online_floor,
+)
 from tournaments.models import AuditEvent, Entry, Event, EventKind
 from tournaments.services import record_audit
 
@@ -122,6 +127,7 @@ def report_hand_done(
     When the hand ends, ``after_hand(event)`` runs under the event's lock (the next hand).
     """
     event = lock_event(event_id)
+    refuse_online_floor(event, actor)  # docs/online.md: the engine reports online
     hand = open_hand(event)
     if hand is None or hand.number != hand_number:
         over = HandForHand.objects.filter(event=event, number=hand_number).first()
@@ -198,6 +204,7 @@ def take_back_hand_done(
     dealt by nobody yet, is dropped. The form's ``key`` makes a double click change nothing.
     """
     event = lock_event(event_id)
+    refuse_online_floor(event, actor)  # docs/online.md: the engine reports online
     hand = HandForHand.objects.filter(event=event, number=hand_number).first()
     done = AuditEvent.objects.filter(event=event, action=TAKEN_BACK, data__key=key)
     if key and hand is not None and done.exists():

@@ -230,3 +230,48 @@ class HandForHand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} hand-for-hand {self.number}"
+
+
+# Online tables live in their own module; Django finds their models through this import.
+from tables.online_models import (  # noqa: E402
+    ChipAccount,
+    ChipChangeKind,
+    ChipTransfer,
+    Game,
+    HandAction,
+    OnlineChipChange,
+    OnlineSeat,
+    OnlineTable,
+    Presence,
+    Protection,
+    SeatStatus,
+    TableHand,
+    TableStatus,
+    TransferKind,
+)
+
+__all__ = [
+    "ChipAccount",
+    "ChipChangeKind",
+    "OnlineChipChange",
+    "ChipTransfer",
+    "ChipUpRace",
+    "FloorStep",
+    "Game",
+    "HandAction",
+    "HandForHand",
+    "Move",
+    "MoveReason",
+    "OnlineSeat",
+    "OnlineTable",
+    "Presence",
+    "Protection",
+    "Seat",
+    "SeatStatus",
+    "StepKind",
+    "StepStatus",
+    "Table",
+    "TableHand",
+    "TableStatus",
+    "TransferKind",
+]

@@ -26,6 +26,7 @@ from tournaments.entry_services import (
     lock_entries,
     lock_event,
     publish_standings,
+    refuse_online_floor,
 )
 from tournaments.models import Event
 from tournaments.services import record_audit
@@ -141,6 +142,7 @@ def refresh_plan(*, event: Event, rng: seating.Rng | None = None) -> FloorStep |
 def confirm_plan(*, event_id: int, step_id: int, actor: User | None) -> FloorStep:
     """Carry out the pending balancing plan the floor saw: moves made, tables broken."""
     event = lock_event(event_id)
+    refuse_online_floor(event, actor)  # docs/online.md: the engine reports online
     step = FloorStep.objects.filter(event=event, pk=step_id).first()
     if step is not None and step.status == StepStatus.DONE and step.kind == StepKind.PLAN:
         return step  # R: a double click confirms once

@@ -31,6 +31,7 @@ from tournaments.entry_services import (
     lock_entries,
     lock_event,
     publish_standings,
+    refuse_online_floor,
 )
 from tournaments.late_entry_services import enter_the_field
 from tournaments.models import Entry, EntryStatus, Event
@@ -85,6 +86,7 @@ def draw_seats(
 ) -> list[Seat]:
     """Draw the opening seats of every checked-in player: random (CSPRNG) or by card (R2.3)."""
     event = lock_event(event_id)
+    refuse_online_floor(event, actor)  # docs/online.md: the engine reports online
     if Seat.objects.filter(table__event=event).exists():
         raise SeatingError(_("Seats are already drawn; seat late players one by one."))
     ids = list(
@@ -155,6 +157,7 @@ def seat_entry(
 ) -> Seat:
     """Seat a late player: in the seat the floor names, or at random at the shortest table."""
     event = lock_event(event_id)
+    refuse_online_floor(event, actor)  # docs/online.md: the engine reports online
     (entry,) = lock_entries(event=event, entry_ids=[entry_id])
     if Seat.objects.filter(entry=entry).exists():
         raise SeatingError(_("%(name)s already has a seat.") % {"name": entry.player.name})
@@ -212,6 +215,7 @@ def move_entry(
 ) -> Move:
     """The floor moves one seated player to a free seat (undoable)."""
     event = lock_event(event_id)
+    refuse_online_floor(event, actor)  # docs/online.md: the engine reports online
     done = find_by_key(event, key)
     if done is not None:
         return done.moves.get()
@@ -271,6 +275,7 @@ def set_button(
     so the dead button still knows it when the small blind busts (TDA 10B, tables.positions).
     """
     event = lock_event(event_id)
+    refuse_online_floor(event, actor)  # docs/online.md: the engine reports online
     table = table_for_update(event, table_number)
     small_blind = _small_blind_for(
         table=table, button_seat=button_seat, small_blind_seat=small_blind_seat

@@ -114,6 +114,10 @@ class EventAdmin(admin.ModelAdmin[Event]):
         "clock_paused_at",
         "clock_version",
         "announced_level_index",
+        # Online play is set on the event form, whose service checks it (docs/online.md).
+        "online",
+        "table_size",
+        "start_players",
     ]
 
     def save_formset(

@@ -41,6 +41,22 @@ def publish_standings(event_id: int) -> None:
     transaction.on_commit(lambda: live.publish_event_changed(event_id=event_id, what="standings"))
 
 
+class OnlineEventFloorError(FloorError):
+    """A floor action typed in for an online event, whose seats and busts follow the engine."""
+
+
+def refuse_online_floor(event: Event, actor: User | None) -> None:
+    """An online event's seats, busts, moves and chip-ups follow the engine and its director
+    (docs/online.md), which act with no actor; the floor's hand-entered versions are refused."""
+    if event.online and actor is not None:
+        raise OnlineEventFloorError(
+            _(
+                "This event is played online: its seats and busts follow the engine. Remove a "
+                "player with the online controls."
+            )
+        )
+
+
 class EventFinishedError(FloorError):
     """The event has finished: its seats, places and moves are final."""
 
@@ -50,7 +66,9 @@ def lock_event(event_id: int) -> Event:
 
     A finished event refuses them all, so an undo or a late bust cannot reopen its results.
     """
-    event = Event.objects.select_for_update().get(pk=event_id)
+    # NO KEY: rows that point at the event (tables, online tables) check their foreign key with
+    # a KEY SHARE lock, which FOR UPDATE would block (a deadlock with the tables' sweeper).
+    event = Event.objects.select_for_update(no_key=True).get(pk=event_id)
     if event.status == EventStatus.FINISHED:
         raise EventFinishedError(
             _("%(event)s has finished; its results are final.") % {"event": event.name}
@@ -62,7 +80,7 @@ def lock_entries(*, event: Event, entry_ids: Iterable[int]) -> list[Entry]:
     """Lock the given entries, in id order; raise unless all exist and belong to the event."""
     ids = sorted(set(entry_ids))
     entries = list(
-        Entry.objects.select_for_update(of=("self",))
+        Entry.objects.select_for_update(of=("self",), no_key=True)
         .select_related("player")
         .filter(pk__in=ids)
         .order_by("pk")

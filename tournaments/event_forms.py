@@ -40,7 +40,8 @@ class StructureChoiceField(forms.ModelChoiceField[BlindStructure]):
 
 
 class EventForm(forms.Form):
-    """An event's name, kind, structure, starting stack, start and season."""
+    """An event's name, kind, structure, starting stack, start and season; online: its table
+    size and sit&go start rule (docs/online.md, "Online tournaments")."""
 
     name = forms.CharField(
         label=_("Name"), max_length=120, error_messages={"required": _("Give the event a name.")}
@@ -87,6 +88,36 @@ class EventForm(forms.Form):
         empty_label=_("none (a one-off event)"),
         help_text=_("The places earn points in this season's standings (R6)."),
     )
+    online = forms.BooleanField(
+        label=_("Played online"),
+        required=False,
+        help_text=_("Dealt by the server on online tables; players register on the play lobby."),
+    )
+    table_size = forms.IntegerField(
+        label=_("Players a table"),
+        required=False,
+        initial=9,
+        min_value=2,
+        max_value=10,
+        error_messages={
+            "min_value": _("Give the players a table: 2 to 10."),
+            "max_value": _("Give the players a table: 2 to 10."),
+            "invalid": _("Give the players a table: 2 to 10."),
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+    )
+    start_players = forms.IntegerField(
+        label=_("Start when this many have registered"),
+        required=False,
+        min_value=2,
+        error_messages={
+            "min_value": _("A sit&go needs at least two players."),
+            "invalid": _("A sit&go needs at least two players."),
+        },
+        help_text=_("Online sit&go: starts when this many players have registered; empty: at "
+                    "the scheduled start."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+    )  # fmt: skip
 
     def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
         if event is not None and "initial" not in kwargs:
@@ -97,7 +128,11 @@ class EventForm(forms.Form):
                 "starting_stack": event.starting_stack,
                 "scheduled_start": event.scheduled_start,
                 "season": event.season_id,
+                "online": event.online,
+                "table_size": event.table_size,
+                "start_players": event.start_players,
             }
+        self.event = event
         super().__init__(*args, **kwargs)
         structures = BlindStructure.objects.annotate(
             play_levels=Count("levels", filter=Q(levels__kind=LevelKind.PLAY))
@@ -110,6 +145,13 @@ class EventForm(forms.Form):
         self.fields["scheduled_start"].help_text = _("House time (%(zone)s).") % {
             "zone": settings.TIME_ZONE
         }
+
+    def clean_table_size(self) -> int:
+        """Empty: the event's table size as it is, a new event's nine."""
+        size: int | None = self.cleaned_data.get("table_size")
+        if size is None:
+            return self.event.table_size if self.event is not None else 9
+        return size
 
 
 class FinishForm(forms.Form):

@@ -114,6 +114,9 @@ def _facts(event: Event) -> dict[str, Any]:
         "starting_stack": event.starting_stack,
         "scheduled_start": timezone.localtime(event.scheduled_start).isoformat(),
         "season": event.season_id,
+        "online": event.online,
+        "table_size": event.table_size,
+        "start_players": event.start_players,
     }
 
 
@@ -128,8 +131,12 @@ def create_event(
     starting_stack: int | None = None,
     season: Season | None = None,
     money_settings: money.MoneyInput | None = None,
+    online: bool = False,
+    table_size: int = 9,
+    start_players: int | None = None,
 ) -> Event:
-    """Schedule an event on a playable structure; the stack defaults to the structure's."""
+    """Schedule an event on a playable structure; the stack defaults to the structure's. An
+    online one: its table size and sit&go start rule (docs/online.md)."""
     name = _clean_name(name)
     _check_kind(kind)
     structure = _locked_structure(structure)
@@ -143,6 +150,9 @@ def create_event(
         starting_stack=stack,
         scheduled_start=scheduled_start,
         season=season,
+        online=online,
+        table_size=table_size,
+        start_players=start_players,
     )
     record_audit(actor=actor, action="event.created", event=event, **_facts(event))
     save_money_settings(event=event, actor=actor, settings=money_settings or money.MoneyInput())
@@ -169,6 +179,22 @@ def _check_started_event(event: Event, *, structure: BlindStructure, stack: int)
             _("The clock has started and the chips are on the tables: the stack stays %(stack)s.")
             % {"stack": event.starting_stack},
             field="starting_stack",
+        )
+
+
+def _check_started_online(
+    event: Event, *, online: bool, table_size: int, start_players: int | None
+) -> None:
+    """Once an event has started, its players sit where they sit: online or not, the table size
+    and the start rule stay (docs/online.md)."""
+    if (online, table_size, start_players) != (
+        event.online,
+        event.table_size,
+        event.start_players,
+    ):
+        raise EventEditError(
+            _("The event has started: where it is played, its table size and its start rule stay."),
+            field="online",
         )
 
 
@@ -202,12 +228,18 @@ def update_event(
     starting_stack: int | None = None,
     season: Season | None = None,
     money_settings: money.MoneyInput | None = None,
+    online: bool | None = None,
+    table_size: int | None = None,
+    start_players: int | None = None,
 ) -> Event:
-    """Change an event's settings; not a finished event, nor a started clock's levels or stack.
+    """Change an event's settings; not a finished event, nor a started clock's levels or stack,
+    nor a started event's online settings. ``online`` None leaves those as they are.
 
     ``money_settings`` None leaves the money as it is (docs/money.md).
     """
-    event = Event.objects.select_for_update().select_related("structure").get(pk=event_id)
+    event = (
+        Event.objects.select_for_update(no_key=True).select_related("structure").get(pk=event_id)
+    )
     if event.status == EventStatus.FINISHED:
         raise EventEditError(finished_text())
     name = _clean_name(name)
@@ -218,9 +250,17 @@ def update_event(
     else:
         structure = _locked_structure(structure)
         _check_stack(structure, stack)
+    if online is None:
+        online, table_size, start_players = event.online, event.table_size, event.start_players
+    table_size = event.table_size if table_size is None else table_size
+    if _clock_started(event):
+        _check_started_online(
+            event, online=online, table_size=table_size, start_players=start_players
+        )
     before = _facts(event)
     event.name, event.kind, event.structure = name, kind, structure
     event.starting_stack, event.scheduled_start, event.season = stack, scheduled_start, season
+    event.online, event.table_size, event.start_players = online, table_size, start_players
     after = _facts(event)
     changes = {key: [before[key], after[key]] for key in after if before[key] != after[key]}
     if money_settings is not None:
@@ -243,7 +283,7 @@ def finish_event(*, actor: User | None, event_id: int, confirm_players_in: bool 
     Places, the winner's too, are recorded by scoring.services as the players go out; this
     only closes the event, so the clock stops counting and the pages say it is over.
     """
-    event = Event.objects.select_for_update().get(pk=event_id)
+    event = Event.objects.select_for_update(no_key=True).get(pk=event_id)
     if event.status == EventStatus.FINISHED:
         raise EventEditError(_("This event has already finished."))
     if event.status != EventStatus.RUNNING:

@@ -189,7 +189,8 @@ async def listen_redis(hub: Hub) -> None:
         client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
         pubsub = client.pubsub()
         try:
-            await pubsub.psubscribe(f"{namespace()}:{CHANNEL_PREFIX}*")
+            # Every channel of this installation: the clocks and the online tables.
+            await pubsub.psubscribe(f"{namespace()}:*")
             async for message in pubsub.listen():
                 if message["type"] == "psubscribe":
                     hub.ready.set()
@@ -332,7 +333,7 @@ def stream_event_sync(
     deadline = time.monotonic() + seconds
     beat = time.monotonic() + heartbeat
     cursor = Cursor(language=language, last_event_id=last_event_id)
-    with _SyncPoller(channel_for(event_id)) as poller:
+    with SyncPoller(channel_for(event_id)) as poller:
         yield f"retry: {RETRY_MS}\n" + _sse(comment="connected")
         current = _current_clock(event_id, version)
         if current is not None and (frame := cursor.resync(current)):
@@ -347,18 +348,18 @@ def stream_event_sync(
                 yield _sse(comment="heartbeat")
 
 
-class _SyncPoller:
-    """Reads one channel of the bus from a thread: subscribed (or positioned) on entry."""
+class SyncPoller:
+    """Reads channels of the bus from a thread: subscribed (or positioned) on entry."""
 
-    def __init__(self, channel: str) -> None:
-        self.channel = channel
+    def __init__(self, *channels: str) -> None:
+        self.channels = channels
         self.pubsub: redis.client.PubSub | None = None
         self.last_id = 0
 
-    def __enter__(self) -> _SyncPoller:
+    def __enter__(self) -> SyncPoller:
         if settings.LIVE_BUS == "redis":
             self.pubsub = _redis().pubsub()  # type: ignore[no-untyped-call]
-            self.pubsub.subscribe(self.channel)
+            self.pubsub.subscribe(*self.channels)
         else:
             self.last_id = _db_last_id()
         return self
@@ -374,7 +375,7 @@ class _SyncPoller:
                 ignore_subscribe_messages=True, timeout=DB_POLL_SECONDS
             )
             return [BusMessage.parse(_text(message["data"]))] if message else []
-        rows = LiveMessage.objects.filter(id__gt=self.last_id, channel=self.channel)
+        rows = LiveMessage.objects.filter(id__gt=self.last_id, channel__in=self.channels)
         found = list(rows.order_by("id").values_list("id", "payload"))
         if not found:
             time.sleep(DB_POLL_SECONDS)

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -166,6 +167,22 @@ class Event(models.Model):
         verbose_name=_("season"),
     )
 
+    # Online events (docs/online.md, "Online tournaments"): dealt by the engine on online
+    # tables; a sit&go starts when ``start_players`` have registered, a multi-table event at
+    # its scheduled start.
+    online = models.BooleanField(_("played online"), default=False)
+    table_size = models.PositiveSmallIntegerField(
+        _("players a table"), default=9, validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
+    start_players = models.PositiveSmallIntegerField(
+        _("start when this many have registered"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(2)],
+        help_text=_("A sit&go starts when this many players have registered; empty: at the "
+                    "scheduled start."),
+    )  # fmt: skip
+
     # The clock (docs/architecture.md): timestamps and a level index, never a counter that a
     # task decrements.
     clock_level_index = models.PositiveIntegerField(default=0)
@@ -182,6 +199,15 @@ class Event(models.Model):
         ordering = ["-scheduled_start"]
         verbose_name = _("event")
         verbose_name_plural = _("events")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(table_size__gte=2, table_size__lte=10), name="event_table_size_2_to_10"
+            ),
+            models.CheckConstraint(
+                condition=Q(start_players__isnull=True) | Q(start_players__gte=2),
+                name="event_start_players_two_or_more",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

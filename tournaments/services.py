@@ -128,7 +128,7 @@ def _required(value: int | None, message: str) -> int:
 def act_on_clock(
     *,
     event_id: int,
-    actor: User,
+    actor: User | None,
     action: ClockAction,
     expected_version: int | None = None,
     level: int | None = None,
@@ -141,7 +141,9 @@ def act_on_clock(
     at once give one pause and a stale page changes nothing.
     """
     now = now or timezone.now()
-    event = Event.objects.select_for_update().select_related("structure").get(pk=event_id)
+    event = (
+        Event.objects.select_for_update(no_key=True).select_related("structure").get(pk=event_id)
+    )
     if event.status == EventStatus.FINISHED:
         raise ClockActionError(_("The event has finished."))
     if expected_version is not None and expected_version != event.clock_version:
@@ -185,7 +187,9 @@ def reconcile_clock(*, event_id: int, now: datetime | None = None) -> list[Level
     second worker) find nothing to do.
     """
     now = now or timezone.now()
-    event = Event.objects.select_for_update().select_related("structure").get(pk=event_id)
+    event = (
+        Event.objects.select_for_update(no_key=True).select_related("structure").get(pk=event_id)
+    )
     if event.clock_level_started_at is None or event.status == EventStatus.FINISHED:
         return []
     started = _record_natural_starts(event=event, now=now)

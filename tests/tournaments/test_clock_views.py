@@ -109,3 +109,18 @@ def test_unknown_codes_are_404(client):
 def test_the_stream_under_wsgi_answers_204_so_the_page_polls(client, event):
     response = client.get(reverse("tournaments:event_stream", args=[event.code]))
     assert response.status_code == 204
+
+
+@pytest.mark.parametrize(
+    ("game", "name"),
+    [("no_limit", "No-limit hold'em"), ("plo", "Pot-limit Omaha"), ("stud", "Seven-card stud"),
+     ("draw_holdem", "Draw Hold'em")],
+)  # fmt: skip
+def test_the_clock_names_the_structures_game(client, game, name):
+    """R7.1, R7.2, R7.3: the games a structure can name, shown on the clock."""
+    structure = make_structure(name=f"Structure {game}")
+    structure.game = game
+    structure.save()
+    event = make_event(structure=structure, code=f"g{game[:8]}")
+    html = client.get(reverse("tournaments:event_clock", args=[event.code])).content.decode()
+    assert f'data-testid="game">{name}<' in html.replace("&#x27;", "'")

@@ -1,0 +1,77 @@
+"""Online events for tests and benchmarks: a quick structure, bots registered, and a loop that
+runs the tables' sweeper and the events' director on a virtual clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from scoring import online_events
+from tables import online_play
+from tests.factories import make_structure
+from tournaments.models import Denomination, Event, EventKind, EventStatus, Level, Season
+
+# Fast levels (a minute each) so that bots finish a sit&go in a few hundred hands; the 25s
+# leave play after level 2 (R5.11).
+QUICK_LEVELS = (
+    (25, 50, 0, 1), (50, 100, 0, 1), (100, 200, 0, 1), (200, 400, 100, 1), (400, 800, 100, 1),
+    (1_000, 2_000, 200, 1), (2_000, 4_000, 500, 1), (5_000, 10_000, 1_000, 1),
+    (10_000, 20_000, 2_000, 60),
+)  # fmt: skip
+
+
+def quick_structure(name: str = "Quick online", *, chip_up_after: int | None = 1):
+    structure = make_structure(name=name, levels=QUICK_LEVELS, starting_stack=3_000)
+    if chip_up_after is not None:
+        level = Level.objects.get(structure=structure, position=chip_up_after + 1)
+        level.chip_up = Denomination.objects.get(chip_set=structure.chip_set, value=25)
+        level.save(update_fields=["chip_up"])
+        structure.smallest_chip = Denomination.objects.get(chip_set=structure.chip_set, value=25)
+        structure.save(update_fields=["smallest_chip"])
+    return structure
+
+
+def online_event(
+    *,
+    name: str = "Online sit&go",
+    start_players: int | None = 18,
+    table_size: int = 6,
+    kind: str = EventKind.SIT_AND_GO,
+    season: Season | None = None,
+    structure=None,
+    scheduled_start: datetime | None = None,
+) -> Event:
+    structure = structure or quick_structure(f"{name} structure")
+    return Event.objects.create(
+        name=name, kind=kind, structure=structure, starting_stack=structure.starting_stack,
+        scheduled_start=scheduled_start or timezone.now(), online=True, table_size=table_size,
+        start_players=start_players, season=season,
+    )  # fmt: skip
+
+
+def register_bots(event: Event, count: int, floor: User):
+    return online_events.register_bots(event_id=event.pk, count=count, actor=floor)
+
+
+def run_event(
+    event: Event,
+    *,
+    now: datetime,
+    step: float = 0.2,
+    max_steps: int = 200_000,
+    each_step: Callable[[datetime], None] | None = None,
+) -> datetime:
+    """Run the sweeper and the director on a virtual clock until the event finishes."""
+    for _ in range(max_steps):
+        online_events.tick(event_id=event.pk, now=now)
+        online_play.sweep(now=now)
+        if each_step is not None:
+            each_step(now)
+        event.refresh_from_db(fields=["status"])
+        if event.status == EventStatus.FINISHED:
+            return now
+        now += timedelta(seconds=step)
+    raise AssertionError(f"{event} did not finish in {max_steps} steps")

@@ -1,0 +1,342 @@
+"""Online events (docs/online.md, "Online tournaments"): a sit&go of house bots from the
+registration to one winner on the tables' sweeper and the events' director, with every rule
+the floor keeps checked on the way: R5.6 places, chips conserved, balancing, the final table."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from scoring import online_events, services
+from scoring.models import Elimination
+from scoring.season_selectors import event_results, season_table
+from tables import online_play
+from tables.models import FloorStep, Move, StepKind
+from tables.online_models import OnlineSeat, OnlineTable, TableHand, TableStatus
+from tables.online_tournament import TABLE_GAMES, coloured_stack, event_chips
+from tests.factories import make_user
+from tests.scoring.online_event_helpers import (
+    online_event,
+    quick_structure,
+    register_bots,
+    run_event,
+)
+from tests.scoring.season_helpers import finished_event, make_season
+from tournaments.models import Entry, EntryStatus, EventStatus
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _quick_tables(settings):
+    settings.FLOORMAN_TABLE_PACE = 0.05
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def test_a_sit_and_go_starts_when_its_players_have_registered():
+    floor = make_user(username="flo", role="floor")
+    event = online_event(start_players=6, table_size=6)
+    register_bots(event, 5, floor)
+    online_events.tick(event_id=event.pk)
+    event.refresh_from_db()
+    assert event.status == EventStatus.SCHEDULED and not OnlineTable.objects.exists()
+    register_bots(event, 1, floor)
+    online_events.tick(event_id=event.pk)
+    event.refresh_from_db()
+    assert event.status == EventStatus.RUNNING and event.clock_level_started_at is not None
+    table = OnlineTable.objects.get(floor_table__event=event)
+    assert table.players.count() == 6 and table.game == "nl_holdem"
+    assert set(table.players.values_list("stack", flat=True)) == {3_000}
+
+
+def test_a_full_sit_and_go_places_everyone_once_and_conserves_every_chip():
+    floor = make_user(username="flo", role="floor")
+    season = make_season(formula="linear")
+    live = finished_event(season=season, names=["Anna", "Ben", "Carl"], name="Live night")
+    event = online_event(start_players=18, table_size=6, season=season)
+    register_bots(event, 18, floor)
+    now = timezone.now()
+    seen_tables: set[int] = set()
+
+    def check(at):
+        seated, brought = event_chips(event)
+        assert seated == brought  # every chip of the event, every step
+        seen_tables.update(
+            OnlineTable.objects.filter(
+                floor_table__event=event, status=TableStatus.OPEN
+            ).values_list("pk", flat=True)
+        )
+
+    run_event(event, now=now, each_step=check)
+    entries = list(Entry.objects.filter(event=event))
+    assert sorted(e.place for e in entries) == list(range(1, 19))
+    winner = next(e for e in entries if e.place == 1)
+    assert winner.status == EntryStatus.FINISHED
+    assert OnlineSeat.objects.get(entry=winner).stack == sum(e.starting_stack for e in entries) + (
+        sum(c.after - c.before for c in winner.event.chip_changes.all())
+    )
+    assert len(seen_tables) == 3
+    # Tables broke (R5.7) and a final table was drawn (TDA RP-9) by the floor's own plans.
+    moves = Move.objects.filter(step__event=event, step__kind=StepKind.PLAN)
+    assert moves.filter(reason="table_break").exists() or moves.filter(reason="balance").exists()
+    assert moves.filter(reason="final_table").exists()
+    # R5.6: busts of one hand placed by the stacks they started it with.
+    for step in FloorStep.objects.filter(event=event, kind=StepKind.BUSTS):
+        busts = list(Elimination.objects.filter(step=step, kind="bust").order_by("place"))
+        stacks = [b.stack for b in busts]
+        assert stacks == sorted(stacks, reverse=True)
+    # R6: the season mixes the live night and the online sit&go under the active formula.
+    table = season_table(season)
+    assert {e.pk for e in table.events} == {live.pk, event.pk}
+    lines = {line.player_id: line for line in event_results(event)}
+    standing = {s.player_id: s for s in table.standings}
+    assert standing[winner.player_id].points == lines[winner.player_id].points > 0
+    assert standing[winner.player_id].wins == 1 and len(standing) == 21
+    # Every hand used the level in force when it was dealt (R2.11).
+    for hand in TableHand.objects.filter(table__floor_table__event=event):
+        level = event.levels_list()[hand.level_index]
+        assert hand.rules["big_blind"] == level.big_blind
+
+
+@pytest.mark.parametrize(
+    ("stack", "chip", "coloured"),
+    [(3_025, 100, 3_000), (3_075, 100, 3_100), (3_000, 100, 3_000), (3_049, 100, 3_000),
+     (3_050, 100, 3_100), (25, 100, 100), (49, 100, 100), (0, 100, 0), (1_234, 1, 1_234)],
+)  # fmt: skip
+def test_the_online_colour_up_rounds_half_up_and_races_nobody_out(stack, chip, coloured):
+    # R5.11: half a new chip or more rounds up, less is lost; TDA 24: nobody is raced out.
+    assert coloured_stack(stack, chip) == coloured
+
+
+def test_unregistering_before_the_start_frees_the_place_and_after_it_is_refused():
+    floor = make_user(username="flo", role="floor")
+    anna = make_user(username="anna")
+    event = online_event(start_players=3, table_size=6)
+    online_events.register(event_id=event.pk, user=anna)
+    online_events.unregister(event_id=event.pk, user=anna)
+    assert not Entry.objects.filter(event=event).exists()
+    online_events.register(event_id=event.pk, user=anna)
+    register_bots(event, 2, floor)
+    online_events.tick(event_id=event.pk, now=timezone.now() + timedelta(seconds=1))
+    with pytest.raises(online_events.OnlineEventError):
+        online_events.unregister(event_id=event.pk, user=anna)
+    with pytest.raises(online_events.OnlineEventError):
+        online_events.register(event_id=event.pk, user=make_user(username="late"))
+
+
+def test_a_satellite_plays_its_bubble_hand_for_hand_at_every_table():
+    # R5.5: 12 entrants, 2 qualify, so the bubble is 3 left; TDA RP-8: each table then deals one
+    # hand and waits until every table has finished it.
+    floor = make_user(username="flo", role="floor")
+    event = online_event(name="Online satellite", start_players=12, table_size=6, kind="satellite")
+    register_bots(event, 12, floor)
+    run_event(event, now=timezone.now())
+    hands = TableHand.objects.filter(table__floor_table__event=event, hand_for_hand__isnull=False)
+    numbers = set(hands.values_list("hand_for_hand", flat=True))
+    assert numbers, "the bubble was played hand-for-hand"
+    for number in numbers:
+        per_table = list(hands.filter(hand_for_hand=number).values_list("table_id", flat=True))
+        assert len(per_table) == len(set(per_table))  # one hand a table per hand-for-hand hand
+    places = list(Entry.objects.filter(event=event).values_list("place", flat=True))
+    # Everyone placed; busts of one hand-for-hand hand at two tables may share a place.
+    assert None not in places and places.count(1) == 1 and max(places) <= 12
+
+
+def test_the_floor_removes_a_player_who_places_where_he_left_and_whose_chips_leave_play():
+    # R5.9: out where he left, his chips leave play; R2.9: his hand in play folds.
+    floor = make_user(username="flo", role="floor")
+    event = online_event(start_players=4, table_size=6)
+    register_bots(event, 4, floor)
+    now = timezone.now()
+    online_events.tick(event_id=event.pk, now=now)
+    seat = OnlineSeat.objects.filter(table__floor_table__event=event).first()
+    assert seat is not None and seat.entry is not None
+    online_events.remove_player(event_id=event.pk, entry_id=seat.entry_id, actor=floor)
+    for _ in range(60):
+        now += timedelta(seconds=0.2)
+        online_play.sweep(now=now)
+        online_events.tick(event_id=event.pk, now=now)
+        if not OnlineSeat.objects.filter(pk=seat.pk).exists():
+            break
+    entry = Entry.objects.get(pk=seat.entry_id)
+    assert entry.status == EntryStatus.QUIT and entry.place == 4
+    removed = event.chip_changes.get(entry=entry, kind="removed")
+    assert removed.after == 0 and removed.before > 0
+    seated, brought = event_chips(event)
+    assert seated == brought
+    assert event.audit_events.filter(action="online.player_removed").exists()
+
+
+def test_a_multi_table_event_starts_at_its_time_and_seats_late_registrations():
+    # The floor's rule for late arrivals: a random seat at one of the shortest tables.
+    floor = make_user(username="flo", role="floor")
+    start = timezone.now() + timedelta(minutes=5)
+    event = online_event(name="Online MTT", start_players=None, table_size=4, scheduled_start=start)
+    register_bots(event, 7, floor)
+    online_events.tick(event_id=event.pk, now=start - timedelta(seconds=1))
+    event.refresh_from_db()
+    assert event.status == EventStatus.SCHEDULED
+    online_events.tick(event_id=event.pk, now=start)
+    event.refresh_from_db()
+    assert event.status == EventStatus.RUNNING
+    counts = sorted(t.players.count() for t in OnlineTable.objects.filter(floor_table__event=event))
+    assert counts == [3, 4]
+    late = make_user(username="late")
+    entry = online_events.register(event_id=event.pk, user=late)
+    seat = OnlineSeat.objects.get(entry=entry)
+    assert seat.table.players.count() == 4 and seat.stack == event.starting_stack
+    assert entry.__class__.objects.get(pk=entry.pk).status == EntryStatus.PLAYING
+
+
+def test_an_online_bust_cannot_be_undone():
+    from scoring.undo_services import NothingToUndoError, undo_last  # noqa: PLC0415
+
+    floor = make_user(username="flo", role="floor")
+    event = online_event(start_players=2, table_size=6)
+    register_bots(event, 2, floor)
+    online_events.tick(event_id=event.pk)
+    with pytest.raises(NothingToUndoError):
+        undo_last(event_id=event.pk, actor=floor)
+
+
+def test_a_bounty_goes_to_the_winner_of_the_busted_players_last_pot():
+    # docs/money.md: whoever busts a player wins his bounty; online the engine's pots say who.
+    from tournaments.models import EventMoney  # noqa: PLC0415
+
+    floor = make_user(username="flo", role="floor")
+    event = online_event(start_players=5, table_size=6)
+    EventMoney.objects.create(event=event, buy_in=2_000, bounty=500)
+    register_bots(event, 5, floor)
+    run_event(event, now=timezone.now())
+    out = Entry.objects.filter(event=event, status=EntryStatus.BUSTED)
+    assert out.count() == 4
+    for entry in out:
+        assert entry.busted_by is not None and entry.busted_by.event_id == event.pk
+        # The winner was still in after that hand: he placed better than the player he busted.
+        assert entry.busted_by.place < entry.place
+
+
+def test_an_online_colour_up_needs_no_race_and_keeps_the_chips_accounted_for():
+    # R5.11 online: the 25s leave after level 2; before the first hand of level 3 every stack is
+    # coloured up (half a 100 or more rounds up, less is lost), each change is recorded so the
+    # event's chips still add up, and the floor is shown no race to deal.
+    from tables.chipup_services import chip_up_notice  # noqa: PLC0415
+    from tournaments.services import ClockAction, act_on_clock  # noqa: PLC0415
+
+    floor = make_user(username="flo", role="floor")
+    event = online_event(start_players=3, table_size=6)
+    register_bots(event, 3, floor)
+    now = timezone.now()
+    online_events.tick(event_id=event.pk, now=now)
+    act_on_clock(event_id=event.pk, actor=floor, action=ClockAction.GO_TO, level=2, now=now)
+    seats = list(OnlineSeat.objects.filter(table__floor_table__event=event).order_by("number"))
+    for seat, stack in zip(seats, (3_025, 3_050, 2_925), strict=True):
+        seat.stack = stack  # as a hand of level 2 could have left them: 9,000 in all
+        seat.save(update_fields=["stack"])
+    online_play.sweep(now=now + timedelta(seconds=5))
+    hand = TableHand.objects.get(table__floor_table__event=event)
+    assert hand.level_index == 2 and sorted(hand.starting_stacks) == [2_900, 3_000, 3_100]
+    changes = sorted((c.before, c.after) for c in event.chip_changes.all())
+    assert changes == [(2_925, 2_900), (3_025, 3_000), (3_050, 3_100)]
+    event.refresh_from_db()
+    assert chip_up_notice(event) is None
+    seated, brought = event_chips(event)
+    assert seated == brought == 9_000
+
+
+def test_a_player_sitting_out_is_dealt_in_posts_and_his_hand_folds_where_a_bet_is_owed():
+    # R2.9 in an online event: dealt in, posts his blinds and antes, checks or folds at once.
+    floor = make_user(username="flo", role="floor")
+    anna = make_user(username="anna")
+    event = online_event(start_players=3, table_size=6)
+    online_events.register(event_id=event.pk, user=anna)
+    register_bots(event, 2, floor)
+    now = timezone.now()
+    online_events.tick(event_id=event.pk, now=now)
+    table = OnlineTable.objects.get(floor_table__event=event)
+    online_play.sit_out(table=table, user=anna, now=now)
+    for _ in range(3):
+        now += timedelta(seconds=5)
+        online_play.sweep(now=now)
+        online_events.tick(event_id=event.pk, now=now)
+        hand = TableHand.objects.filter(table=table).order_by("-number").first()
+        if hand is not None:
+            break
+    assert hand is not None and anna.pk in hand.user_ids  # dealt in although sitting out
+    for _ in range(100):  # the bots' moves, hers by the server at once
+        now += timedelta(seconds=1)
+        online_play.sweep(now=now)
+        hand.refresh_from_db()
+        if hand.is_over:
+            break
+    assert hand.is_over
+    position = hand.position_of(anna.pk)
+    moves = [a.record for a in hand.actions.order_by("sequence")]
+    hers = [m for m in moves if m.get("position") == position]
+    assert hers and all(m["move"] in ("check", "fold") and m["cause"] == "absent" for m in hers)
+
+
+def test_a_paused_clock_stops_the_deal_at_every_table_of_the_event():
+    from tournaments.services import ClockAction, act_on_clock  # noqa: PLC0415
+
+    floor = make_user(username="flo", role="floor")
+    event = online_event(start_players=8, table_size=4)
+    register_bots(event, 8, floor)
+    now = timezone.now()
+    online_events.tick(event_id=event.pk, now=now)
+    act_on_clock(event_id=event.pk, actor=floor, action=ClockAction.PAUSE, now=now)
+    online_play.sweep(now=now + timedelta(seconds=10))
+    assert not TableHand.objects.filter(table__floor_table__event=event).exists()
+    act_on_clock(event_id=event.pk, actor=floor, action=ClockAction.RESUME, now=now)
+    online_events.tick(event_id=event.pk, now=now + timedelta(seconds=11))
+    online_play.sweep(now=now + timedelta(seconds=16))  # a paused table looks again every 5 s
+    assert TableHand.objects.filter(table__floor_table__event=event).count() == 2
+
+
+def test_the_floors_typed_in_busts_and_moves_are_refused_online_and_change_nothing():
+    # docs/online.md: an online event's seats and busts follow the engine and its director.
+    from tables.plan_services import confirm_plan  # noqa: PLC0415
+    from tables.services import move_entry  # noqa: PLC0415
+    from tournaments.entry_services import OnlineEventFloorError  # noqa: PLC0415
+
+    floor = make_user(username="flo", role="floor")
+    event = online_event(start_players=4, table_size=2)
+    register_bots(event, 4, floor)
+    online_events.tick(event_id=event.pk)
+    entry = Entry.objects.filter(event=event).first()
+    before = sorted(OnlineSeat.objects.values_list("entry_id", "table_id", "number", "stack"))
+    with pytest.raises(OnlineEventFloorError):
+        services.record_busts(
+            event_id=event.pk, actor=floor, busts=[services.StackInput(entry.pk, 3_000)]
+        )
+    with pytest.raises(OnlineEventFloorError):
+        services.record_quit(event_id=event.pk, entry_id=entry.pk, actor=floor)
+    with pytest.raises(OnlineEventFloorError):
+        move_entry(event_id=event.pk, entry_id=entry.pk, actor=floor, table_number=2, seat_number=1)
+    step = FloorStep.objects.filter(event=event).first()
+    with pytest.raises(OnlineEventFloorError):
+        confirm_plan(event_id=event.pk, step_id=step.pk if step else 0, actor=floor)
+    assert sorted(OnlineSeat.objects.values_list("entry_id", "table_id", "number", "stack")) == (
+        before
+    )
+    assert Entry.objects.filter(event=event, place__isnull=False).count() == 0
+
+
+@pytest.mark.parametrize("game", ["plo", "stud", "draw_holdem"])
+def test_an_online_event_deals_its_structures_game_to_one_winner(game):
+    # R7.1-R7.11: the structure names the game; stud deals without blinds (R7.2).
+    floor = make_user(username="flo", role="floor")
+    structure = quick_structure(f"Quick {game}")
+    structure.game = game
+    structure.save(update_fields=["game"])
+    event = online_event(name=f"Online {game}", start_players=3, structure=structure)
+    register_bots(event, 3, floor)
+    run_event(event, now=timezone.now())
+    hands = TableHand.objects.filter(table__floor_table__event=event)
+    assert hands.exists() and {h.rules["game"] for h in hands} == {TABLE_GAMES[game]}
+    assert sorted(Entry.objects.filter(event=event).values_list("place", flat=True)) == [1, 2, 3]
+    seated, brought = event_chips(event)
+    rounding = sum(c.after - c.before for c in event.chip_changes.all())  # R5.11 online
+    assert seated == brought == 9_000 + rounding
