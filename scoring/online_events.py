@@ -183,8 +183,10 @@ def _online_seat(online: OnlineTable, seat: Seat, *, status: str, stack: int | N
         entry=seat.entry, stack=seat.entry.starting_stack if stack is None else stack,
         status=status, time_bank=online.time_bank_seconds,
     )  # fmt: skip
-    user_id, table_id = user.pk, online.pk
-    transaction.on_commit(lambda: publish_user_event(user_id, what="moved", table_id=table_id))
+    user_id, table_id, event_id = user.pk, online.pk, seat.entry.event_id
+    transaction.on_commit(
+        lambda: publish_user_event(user_id, what="moved", table_id=table_id, event_id=event_id)
+    )
 
 
 def _seat_late(event: Event, entry: Entry) -> None:

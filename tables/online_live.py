@@ -59,11 +59,17 @@ def user_channel(user_id: int) -> str:
     return f"{namespace()}:user:{user_id}"
 
 
-def publish_user_event(user_id: int, *, what: str, table_id: int | None = None) -> None:
+def publish_user_event(
+    user_id: int, *, what: str, table_id: int | None = None, event_id: int | None = None
+) -> None:
     """Tell the player's own tabs that something of his changed (after the commit). Like the
-    public nudges it carries no card and no amount: the tab fetches what it may see."""
+    public nudges it carries no card and no amount: the tab fetches what it may see. An online
+    event's news names the event, so a player in two events follows each to its own table."""
     try:
-        payload = json.dumps({"user": user_id, "what": what, "table": table_id})
+        message: dict[str, object] = {"user": user_id, "what": what, "table": table_id}
+        if event_id is not None:
+            message["event"] = event_id
+        payload = json.dumps(message)
         publish(user_channel(user_id), payload)
     except Exception:
         logger.exception("could not publish %s to user %s", what, user_id)

@@ -467,7 +467,13 @@
       const el = stateEl();
       if (message.user !== undefined) {
         // The event's director moved him (his seat here is gone): to his new table at once.
-        const moved = message.what === "moved" && message.table && el && el.dataset.event;
+        // Only this event's news: he may play another event in another tab of this stream.
+        const moved =
+          message.what === "moved" &&
+          message.table &&
+          el &&
+          el.dataset.event &&
+          String(message.event) === el.dataset.event;
         if (moved && String(message.table) !== el.dataset.table && seatedHere) {
           go(urlOf(message.table));
           return;

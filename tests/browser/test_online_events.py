@@ -180,6 +180,11 @@ def test_a_player_moved_by_the_director_follows_to_his_new_table(live_server, ph
     phone.goto(live_server.url + reverse("tables:online_table", args=[old.pk]))
     expect(phone.locator("#state")).to_have_attribute("data-my-seat", "1")
     _wait_for(lambda: Presence.objects.filter(user=human, streams__gt=0).exists())
+    # Another event's news (he may play two at once on one stream) leaves this page alone.
+    online_live.publish_user_event(human.pk, what="moved", table_id=new.pk, event_id=event.pk + 1)
+    phone.wait_for_timeout(1_500)
+    assert phone.url.endswith(reverse("tables:online_table", args=[old.pk]))
+    expect(phone.locator("#state")).to_have_attribute("data-my-seat", "1")
     # As the director's balancing does it: a seat freed, his seat moved there, both tables
     # changed, then the news to his tabs.
     bot = new.players.first()
@@ -188,7 +193,7 @@ def test_a_player_moved_by_the_director_follows_to_his_new_table(live_server, ph
     OnlineSeat.objects.filter(pk=seat.pk).update(table=new, number=number)
     _changed(old)
     _changed(new)
-    online_live.publish_user_event(human.pk, what="moved", table_id=new.pk)
+    online_live.publish_user_event(human.pk, what="moved", table_id=new.pk, event_id=event.pk)
     phone.wait_for_url(re.compile(rf"/play/t/{new.pk}/$"), timeout=5_000)
     expect(phone.locator("#state")).to_have_attribute("data-my-seat", "1")
     # Back on the old table's page he has no seat: it points to his own.
