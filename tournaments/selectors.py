@@ -14,22 +14,35 @@ ADMIN_GROUP = "Admins"
 User = AuthUser | AnonymousUser
 
 
+def _groups(user: AuthUser) -> frozenset[str]:
+    """The user's group names: one query per request's user object, however often asked."""
+    names: frozenset[str] | None = getattr(user, "_floorman_groups", None)
+    if names is None:
+        names = frozenset(user.groups.values_list("name", flat=True))
+        user._floorman_groups = names  # type: ignore[attr-defined]
+    return names
+
+
 def is_admin(user: User) -> bool:
     """Admins keep structures, seasons and users."""
     if not user.is_authenticated:
         return False
-    return bool(user.is_superuser or user.groups.filter(name=ADMIN_GROUP).exists())
+    assert isinstance(user, AuthUser)  # noqa: S101 - the one user model
+    return bool(user.is_superuser or ADMIN_GROUP in _groups(user))
 
 
 def is_floor(user: User) -> bool:
     """Floor staff run events; admins may too."""
     if not user.is_authenticated:
         return False
-    return is_admin(user) or user.groups.filter(name=FLOOR_GROUP).exists()
+    assert isinstance(user, AuthUser)  # noqa: S101 - the one user model
+    return is_admin(user) or FLOOR_GROUP in _groups(user)
 
 
 def roles(request: HttpRequest) -> dict[str, Any]:
-    """Template context: what the user may do, for showing links (views still check)."""
+    """Template context: what the user may do, for showing links (views still check). Lazy: the
+    template calls them only where it asks (a table's fragment, rendered for every player after
+    every move, never does), and the user's groups are read once."""
     user = request.user
     assert isinstance(user, AuthUser | AnonymousUser)  # noqa: S101 - the one user model
-    return {"user_is_floor": is_floor(user), "user_is_admin": is_admin(user)}
+    return {"user_is_floor": lambda: is_floor(user), "user_is_admin": lambda: is_admin(user)}
