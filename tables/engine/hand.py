@@ -179,50 +179,6 @@ class Hand(HandQueries):
         """The winners of each pot pushed, main pot first."""
         return [record.winners for record in self.records if isinstance(record, AwardPot)]
 
-    # -- moves -----------------------------------------------------------------------------
-
-    def fold(self, *, seat: int | None = None, cause: Cause = Cause.PLAYER) -> Fold:
-        """The actor folds."""
-        return self._fold(self._verify_fold(seat), cause)
-
-    def check(self, *, seat: int | None = None, cause: Cause = Cause.PLAYER) -> Check:
-        """The actor checks (R2.5: the live big blind may check his option)."""
-        i = self._verify_check(seat)
-        record = Check(seat=i, cause=cause)
-        self.records.append(record)
-        self.acted[i] = True
-        self.acted_at[i] = self.round.current_bet
-        self._advance(i + 1)
-        return record
-
-    def call(self, *, seat: int | None = None) -> Call:
-        """The actor calls, all-in for less when short (R3.9)."""
-        i = self._verify_call(seat)
-        amount = self._call
-        self._put(i, amount)
-        record = Call(seat=i, amount=amount, all_in=self.stacks[i] == 0)
-        self.records.append(record)
-        self.acted[i] = True
-        self.acted_at[i] = self.round.current_bet
-        self._advance(i + 1)
-        return record
-
-    def raise_to(self, amount: int, *, seat: int | None = None) -> RaiseTo:
-        """The actor bets or raises to ``amount`` in front of him this round."""
-        i = self._verify_raise_to(amount, seat)
-        added = amount - self.bets[i]
-        betting = self.round
-        is_bet = betting.current_bet == 0
-        self._put(i, added)
-        betting.raise_to(amount)
-        record = RaiseTo(seat=i, to=amount, amount=added, bet=is_bet, all_in=self.stacks[i] == 0)
-        self.records.append(record)
-        self.acted[i] = True
-        self.acted_at[i] = amount
-        self.last_aggressor = i
-        self._advance(i + 1)
-        return record
-
     # -- the server's moves ----------------------------------------------------------------
 
     def time_out(self, *, seat: int | None = None) -> TimeOut | Fold:

@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import NoReturn
 
 from tables.engine.betting import IllegalAction
+from tables.engine.moves import SharedMoves
 from tables.engine.rules import Betting, Street
 from tables.engine.state import HandState
 
 
-class HandQueries(HandState):
+class HandQueries(HandState, SharedMoves):
     """The queries and checks of a hand's moves, on top of its state."""
 
     __slots__ = ()
@@ -58,10 +59,6 @@ class HandQueries(HandState):
             self._refresh()
         return not self._owed_now
 
-    def can_call(self, *, seat: int | None = None) -> bool:
-        """Whether the actor may call: facing a bet."""
-        return self.can_fold(seat=seat)
-
     def can_raise(self, *, seat: int | None = None) -> bool:
         """Whether ``raise_to`` is legal at all now: a bet, or a raise when facing one."""
         i = self.actor
@@ -71,27 +68,7 @@ class HandQueries(HandState):
             self._refresh()
         return self._problem is None
 
-    def can_bet(self, *, seat: int | None = None) -> bool:
-        """Whether the actor may bet: ``raise_to`` with nothing bet yet this round."""
-        return self.round.current_bet == 0 and self.can_raise(seat=seat)
-
     # -- verification ----------------------------------------------------------------------
-
-    def verify_fold(self, *, seat: int | None = None) -> None:
-        """Raise IllegalAction unless the actor may fold."""
-        self._verify_fold(seat)
-
-    def verify_check(self, *, seat: int | None = None) -> None:
-        """Raise IllegalAction unless the actor may check."""
-        self._verify_check(seat)
-
-    def verify_call(self, *, seat: int | None = None) -> None:
-        """Raise IllegalAction unless the actor may call."""
-        self._verify_call(seat)
-
-    def verify_raise_to(self, amount: int, *, seat: int | None = None) -> None:
-        """Raise IllegalAction unless the actor may bet or raise to ``amount``."""
-        self._verify_raise_to(amount, seat)
 
     def _verify_fold(self, seat: int | None) -> int:
         i = self.actor  # ``_turn(seat)`` inline: every move comes here

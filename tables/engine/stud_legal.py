@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import NoReturn
 
 from tables.engine.betting import IllegalAction
+from tables.engine.moves import SharedMoves
 from tables.engine.stud_rules import StudStreet
 from tables.engine.stud_state import StudState
 
 
-class StudQueries(StudState):
+class StudQueries(StudState, SharedMoves):
     """The queries and checks of a stud hand's moves, on top of its state."""
 
     __slots__ = ()
@@ -72,10 +73,6 @@ class StudQueries(StudState):
             self._refresh()
         return not self._owed_now
 
-    def can_call(self, *, seat: int | None = None) -> bool:
-        """Whether the actor may call: facing a bet."""
-        return self.can_fold(seat=seat)
-
     def can_raise(self, *, seat: int | None = None) -> bool:
         """Whether ``raise_to`` is legal at all now: a completion, a bet or a raise."""
         if not self._is_turn(seat):
@@ -84,31 +81,11 @@ class StudQueries(StudState):
             self._refresh()
         return self._problem is None
 
-    def can_bet(self, *, seat: int | None = None) -> bool:
-        """Whether the actor may bet (or complete): ``raise_to`` with nothing to call."""
-        return self.round.current_bet == 0 and self.can_raise(seat=seat)
-
     # -- verification ----------------------------------------------------------------------
 
     def verify_bring_in(self, *, seat: int | None = None) -> None:
         """Raise IllegalAction unless the actor may bring in."""
         self._verify_bring_in(seat)
-
-    def verify_fold(self, *, seat: int | None = None) -> None:
-        """Raise IllegalAction unless the actor may fold."""
-        self._verify_fold(seat)
-
-    def verify_check(self, *, seat: int | None = None) -> None:
-        """Raise IllegalAction unless the actor may check."""
-        self._verify_check(seat)
-
-    def verify_call(self, *, seat: int | None = None) -> None:
-        """Raise IllegalAction unless the actor may call."""
-        self._verify_call(seat)
-
-    def verify_raise_to(self, amount: int, *, seat: int | None = None) -> None:
-        """Raise IllegalAction unless the actor may complete, bet or raise to ``amount``."""
-        self._verify_raise_to(amount, seat)
 
     def _verify_bring_in(self, seat: int | None) -> int:
         i = self._turn(seat)
