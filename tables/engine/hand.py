@@ -7,6 +7,7 @@ The state and what happens between moves (postings, deals, streets, side pots, s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tables.engine.cards import Card
 from tables.engine.dealing import Deal, plan_seats
@@ -14,13 +15,11 @@ from tables.engine.legal import HandQueries
 from tables.engine.pots import Pot, build_pots
 from tables.engine.records import (
     AwardPot,
-    Call,
     Cause,
     Check,
     DealBoard,
     DealHole,
     Fold,
-    RaiseTo,
     Record,
     TimeOut,
 )
@@ -140,25 +139,9 @@ class Hand(HandQueries):
             raise ValueError("the records are not what replaying their moves produces")
         return hand
 
-    def apply(self, record: Record) -> Record | None:
-        """Make the move a record describes (for replays); other records are skipped."""
-        if isinstance(record, Fold | Check):
-            if record.cause is Cause.ABSENT:
-                return self.absent(seat=record.seat)
-            if record.cause is Cause.TIME_OUT:
-                return self.time_out(seat=record.seat)
-            if record.cause is Cause.CLOCK:
-                return self.out_of_time(seat=record.seat)
-            if isinstance(record, Fold):
-                return self.fold(seat=record.seat)
-            return self.check(seat=record.seat)
-        if isinstance(record, Call):
-            return self.call(seat=record.seat)
-        if isinstance(record, RaiseTo):
-            return self.raise_to(record.to, seat=record.seat)
-        if isinstance(record, TimeOut):
-            return self.time_out(seat=record.seat)
-        return None
+    if TYPE_CHECKING:  # the shared replay (tables.engine.moves), typed for hold'em
+
+        def apply(self, record: Record) -> Record | None: ...
 
     # -- queries ---------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from tables.engine.records import Call, Cause, Check, Fold, RaiseTo
+from tables.engine.records import Call, Cause, Check, Fold, RaiseTo, TimeOut
 
 
 class _Round(Protocol):
@@ -43,6 +43,14 @@ class _Game(Protocol):
     def _verify_call(self, seat: int | None) -> int: ...
     def _verify_raise_to(self, amount: int, seat: int | None) -> int: ...
     def _fold(self, i: int, cause: Cause) -> Fold: ...
+    def fold(self, *, seat: int | None = None, cause: Cause = Cause.PLAYER) -> Fold: ...
+    def check(self, *, seat: int | None = None, cause: Cause = Cause.PLAYER) -> Check: ...
+    def call(self, *, seat: int | None = None) -> Call: ...
+    def raise_to(self, amount: int, *, seat: int | None = None) -> RaiseTo: ...
+    def absent(self, *, seat: int | None = None) -> Any: ...
+    def time_out(self, *, seat: int | None = None) -> Any: ...
+    def out_of_time(self, *, seat: int | None = None) -> Any: ...
+    def _server_move_for(self, record: Any) -> Any: ...
     def _put(self, i: int, amount: int) -> None: ...
     def _advance(self, start: int) -> None: ...
 
@@ -81,6 +89,37 @@ class SharedMoves:
         """Raise IllegalAction unless the actor may bet or raise (stud: complete) to
         ``amount``."""
         self._verify_raise_to(amount, seat)
+
+    # -- replays ---------------------------------------------------------------------------
+
+    def apply(self: _Game, record: Any) -> Any:
+        """Make the move a record describes (for replays); other records are skipped."""
+        if isinstance(record, Fold | Check):
+            server = self._server_move_for(record)
+            if server is not None:
+                return server
+            if isinstance(record, Fold):
+                return self.fold(seat=record.seat)
+            return self.check(seat=record.seat)
+        if isinstance(record, Call):
+            return self.call(seat=record.seat)
+        if isinstance(record, RaiseTo):
+            return self.raise_to(record.to, seat=record.seat)
+        if isinstance(record, TimeOut):
+            return self.time_out(seat=record.seat)
+        return None
+
+    def _server_move_for(self: _Game, record: Any) -> Any:
+        """The server's move a record's cause names (R2.9 absent, R3.10 time-out, the action
+        clock), or None for a player's own move."""
+        cause = record.cause
+        if cause is Cause.ABSENT:
+            return self.absent(seat=record.seat)
+        if cause is Cause.TIME_OUT:
+            return self.time_out(seat=record.seat)
+        if cause is Cause.CLOCK:
+            return self.out_of_time(seat=record.seat)
+        return None
 
     # -- moves -----------------------------------------------------------------------------
 

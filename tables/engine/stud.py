@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from tables.engine.cards import Card
 from tables.engine.pots import Pot, build_pots
-from tables.engine.records import AwardPot, Call, Cause, Check, Fold, RaiseTo, TimeOut
+from tables.engine.records import AwardPot, Cause, Check, Fold, TimeOut
 from tables.engine.stud_cards import StudDeal
 from tables.engine.stud_legal import StudQueries
 from tables.engine.stud_rules import (
@@ -103,26 +103,13 @@ class StudHand(StudQueries):
         return hand
 
     def apply(self, record: StudRecord) -> StudMove | None:
-        """Make the move a record describes (for replays); other records are skipped."""
-        if isinstance(record, Fold | Check | BringIn):
-            if record.cause is Cause.ABSENT:
-                return self.absent(seat=record.seat)
-            if record.cause is Cause.TIME_OUT:
-                return self.time_out(seat=record.seat)
-            if record.cause is Cause.CLOCK:
-                return self.out_of_time(seat=record.seat)
-            if isinstance(record, BringIn):
-                return self.bring_in(seat=record.seat)
-            if isinstance(record, Fold):
-                return self.fold(seat=record.seat)
-            return self.check(seat=record.seat)
-        if isinstance(record, Call):
-            return self.call(seat=record.seat)
-        if isinstance(record, RaiseTo):
-            return self.raise_to(record.to, seat=record.seat)
-        if isinstance(record, TimeOut):
-            return self.time_out(seat=record.seat)
-        return None
+        """Make the move a record describes (for replays); other records are skipped. The
+        bring-in (R7.2) here; the betting moves as in every game."""
+        if isinstance(record, BringIn):
+            server = self._server_move_for(record)
+            return server if server is not None else self.bring_in(seat=record.seat)
+        move: StudMove | None = super().apply(record)
+        return move
 
     # -- queries ---------------------------------------------------------------------------
 
