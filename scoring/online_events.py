@@ -41,7 +41,7 @@ from tables.online_models import (
 )
 from tables.online_play import engine_of
 from tables.online_services import _changed, is_house_bot
-from tables.plan_services import confirm_plan, refresh_plan
+from tables.plan_services import StalePlanError, confirm_plan, refresh_plan
 from tables.positions import dealt_in
 from tables.seating import tables_needed
 from tables.services import draw_seats, seat_entry
@@ -352,7 +352,13 @@ def _balance(event: Event, now: datetime) -> None:
         return  # a table dealt meanwhile: the plan waits for its hand (the next tick)
     moves = list(step.moves.select_related("entry__player__user", "to_table"))
     old = {s.entry_id: s for s in OnlineSeat.objects.filter(entry__in=[m.entry for m in moves])}
-    confirm_plan(event_id=event.pk, step_id=step.pk, actor=None)
+    try:
+        confirm_plan(event_id=event.pk, step_id=step.pk, actor=None)
+    except StalePlanError:
+        # A table it moves players to dealt since the plan was made (its button moved, so who
+        # is dealt in changed, TDA 10B): nothing was moved; the next tick plans again.
+        logger.info("event %s: the plan went stale before it was carried out", event.pk)
+        return
     for seat in old.values():
         seat.delete()
     for move in moves:

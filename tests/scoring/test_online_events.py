@@ -13,7 +13,7 @@ from scoring import online_events, services
 from scoring.models import Elimination
 from scoring.season_selectors import event_results, season_table
 from tables import online_play
-from tables.models import FloorStep, Move, StepKind
+from tables.models import FloorStep, Move, StepKind, StepStatus
 from tables.online_models import OnlineSeat, OnlineTable, TableHand, TableStatus
 from tables.online_tournament import TABLE_GAMES, coloured_stack, event_chips
 from tests.factories import make_user
@@ -183,6 +183,51 @@ def test_the_floor_removes_a_player_who_places_where_he_left_and_whose_chips_lea
     seated, brought = event_chips(event)
     assert seated == brought
     assert event.audit_events.filter(action="online.player_removed").exists()
+
+
+def test_a_plan_gone_stale_before_it_is_carried_out_moves_nobody_and_waits_a_tick(monkeypatch):
+    # R5.7, TDA 11A/10B: the director refreshes the plan, then confirms it; a table the plan
+    # moves a player to may deal in between (the sweeper), its button moves and so does who is
+    # dealt in, and the floor's confirm_plan refuses the stale plan. The director then moves
+    # nobody, raises nothing (a Celery run logged it as a failed tick), and a later tick
+    # carries out a fresh plan.
+    from tables import plan_services  # noqa: PLC0415
+
+    floor = make_user(username="flo", role="floor")
+    event = online_event(start_players=12, table_size=4)
+    register_bots(event, 12, floor)
+    now = timezone.now()
+    online_events.tick(event_id=event.pk, now=now)  # three tables of four, no hand dealt
+    short = OnlineTable.objects.filter(event=event).order_by("pk").first()
+    assert short is not None
+    for seat in list(short.players.all()[:2]):  # two removed: 2 against 4 and 4
+        online_events.remove_player(event_id=event.pk, entry_id=seat.entry_id, actor=floor)
+    real = plan_services.confirm_plan
+    calls: list[int] = []
+
+    def dealt_meanwhile(**kwargs):
+        calls.append(kwargs["step_id"])
+        if len(calls) == 1:
+            raise plan_services.StalePlanError("The plan no longer fits the tables.")
+        return real(**kwargs)
+
+    monkeypatch.setattr(online_events, "confirm_plan", dealt_meanwhile)
+    seats = sorted(OnlineSeat.objects.filter(table__event=event).values_list("pk", "table_id"))
+    now += timedelta(seconds=0.2)
+    online_events.tick(event_id=event.pk, now=now)  # the leavers go; the plan goes stale
+    assert len(calls) == 1
+    left = sorted(OnlineSeat.objects.filter(table__event=event).values_list("pk", "table_id"))
+    assert set(left) <= set(seats) and len(left) == 10  # nobody moved, the two removed gone
+    done = Move.objects.filter(step__event=event, reason="balance", step__status=StepStatus.DONE)
+    assert not done.exists()  # the plan is still only a plan
+    now += timedelta(seconds=0.2)
+    online_events.tick(event_id=event.pk, now=now)  # a fresh plan, carried out
+    assert len(calls) == 2
+    counts = sorted(t.players.count() for t in OnlineTable.objects.filter(event=event))
+    assert counts == [3, 3, 4]
+    assert done.count() == 1
+    seated, brought = event_chips(event)
+    assert seated == brought
 
 
 def test_a_multi_table_event_starts_at_its_time_and_seats_late_registrations():
