@@ -22,6 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from tables.online_models import OnlineTable, Presence
+from tables.online_selectors import build_snapshot
 from tournaments.live import HEARTBEAT_SECONDS, RETRY_MS, SyncPoller, get_hub, publish
 from tournaments.live_clock import BusMessage, namespace
 
@@ -81,11 +82,13 @@ def nudge(table_id: int, version: int) -> str:
 
 
 def publish_table_changed(table_id: int) -> None:
-    """Tell every open page of the table that it changed (called after the commit)."""
+    """Tell every open page of the table that it changed (called after the commit). The new
+    version's snapshot is read first, so the pages that fetch their fragment on the nudge find
+    it in the cache (tables.online_selectors.TableSnapshot)."""
     try:
-        version = OnlineTable.objects.filter(pk=table_id).values_list("version", flat=True).first()
-        if version is not None:
-            publish(table_channel(table_id), nudge(table_id, version))
+        snapshot = build_snapshot(table_id)
+        if snapshot is not None:
+            publish(table_channel(table_id), nudge(table_id, snapshot.table.version))
     except Exception:
         # The change is committed; every page still finds it by its conditional GET polling.
         logger.exception("could not publish a change of table %s", table_id)

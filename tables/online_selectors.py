@@ -2,16 +2,22 @@
 
 A hole card reaches a page in exactly two cases (``_visible``): the viewer holds it, or the hand
 is over and the card's owner showed it (R1.8, TDA 16, or by choice). Nobody else, whatever his
-role, sees a live hole card; the deck and the hand's secret are read by no selector at all.
+role, sees a live hole card; the deck and the hand's secret reach no page at all.
+
+Every viewer's fragment of one table version is drawn from one ``TableSnapshot``, read from the
+database once per version and kept in the server's cache (``table_snapshot``).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Subquery
+from django.core.cache import cache
+from django.db.models import Count, F, Subquery
 
 from tables.engine import AwardPot, Hand, ShowHand
 from tables.engine.cards import Card, card_name
@@ -23,6 +29,13 @@ from tables.engine.stud import StudHand
 from tables.hand_names import hand_name
 from tables.online_engine import PlayHand, rebuild
 from tables.online_models import ChipAccount, OnlineSeat, OnlineTable, TableHand
+from tournaments.live_clock import namespace
+
+logger = logging.getLogger(__name__)
+
+# How long a version's snapshot stays in the cache: its readers come within a second of the
+# nudge; a page opened later on an unchanged table reads it again after this.
+SNAPSHOT_SECONDS = 60
 
 
 @dataclass(frozen=True)
@@ -122,9 +135,84 @@ def _viewer_id(viewer: User | AnonymousUser) -> int | None:
 def display_name(user: User) -> str:
     """A player's name at the table: his player name, else his full name, else his log-in."""
     player = getattr(user, "player", None)
-    if player is not None:
-        return str(player.name)
-    return user.get_full_name() or user.get_username()
+    return _name(player.name if player is not None else None, user.get_full_name(), user.username)
+
+
+def _name(player_name: str | None, full_name: str, username: str) -> str:
+    return str(player_name) if player_name is not None else full_name.strip() or username
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """A table at one version, as every viewer's fragment is drawn from it: the table, its
+    seats with their players' names, the last hand and its stored moves.
+
+    After a move the other players' pages each fetch their fragment: they read this instead of
+    four queries each (bench/online_tables.py). It is read from the database once per version,
+    by the process that published the change (``tables.online_live``) or else by the first
+    reader, and kept in the cache for ``SNAPSHOT_SECONDS``. The table is read first, so a
+    snapshot is never older than the version it is kept under. It holds the hand's deck as the
+    database row does: it lives in the server's cache only (docs/operations.md), and pages see
+    it only through ``table_view``."""
+
+    table: OnlineTable
+    seats: tuple[OnlineSeat, ...]
+    names: dict[int, str]  # seat number -> the player's name at the table
+    hand: TableHand | None
+    moves: tuple[dict[str, Any], ...]
+
+
+def _snapshot_key(table_id: int, created_at: datetime, version: int) -> str:
+    # The database's namespace and the table's creation: installations, or test runs whose
+    # rolled-back tables share ids, never read each other's snapshots.
+    created = int(created_at.timestamp() * 1_000_000)
+    return f"online-snapshot:{namespace()}:{table_id}:{created}:{version}"
+
+
+def build_snapshot(table_id: int) -> TableSnapshot | None:
+    """The table as the database holds it now, kept in the cache under its version."""
+    table = OnlineTable.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = tuple(
+        table.players.annotate(
+            player_name=F("user__player__name"),
+            first_name=F("user__first_name"),
+            last_name=F("user__last_name"),
+            username=F("user__username"),
+        ).order_by("number")
+    )
+    names = {
+        seat.number: _name(
+            seat.player_name,
+            f"{seat.first_name} {seat.last_name}",
+            seat.username,
+        )
+        for seat in seats
+    }
+    hand = TableHand.objects.filter(table=table).order_by("-number").first()
+    moves: tuple[dict[str, Any], ...] = ()
+    if hand is not None:
+        moves = tuple(hand.actions.order_by("sequence").values_list("record", flat=True))
+    snapshot = TableSnapshot(table=table, seats=seats, names=names, hand=hand, moves=moves)
+    try:
+        cache.set(
+            _snapshot_key(table.pk, table.created_at, table.version), snapshot, SNAPSHOT_SECONDS
+        )
+    except Exception:
+        logger.exception("could not cache table %s's snapshot", table.pk)  # read again next time
+    return snapshot
+
+
+def table_snapshot(table: OnlineTable | TableTag) -> TableSnapshot | None:
+    """The table at the version ``table`` carries (or a newer one): from the cache, else
+    from the database. None: the table is gone."""
+    try:
+        found = cache.get(_snapshot_key(table.pk, table.created_at, table.version))
+    except Exception:
+        logger.exception("could not read table %s's snapshot", table.pk)
+        found = None
+    return found if isinstance(found, TableSnapshot) else build_snapshot(table.pk)
 
 
 def visible_cards(hand: TableHand, engine: PlayHand, position: int, viewer_id: int | None) -> bool:
@@ -141,21 +229,22 @@ def _cards(
     return [CardView(card_name(card), card in highlight) for card in cards or ()]
 
 
-def table_view(table: OnlineTable, viewer: User | AnonymousUser) -> TableView:
-    """The table as ``viewer`` may see it: the running hand, or the last one until the next."""
+def table_view(table: OnlineTable | TableSnapshot, viewer: User | AnonymousUser) -> TableView:
+    """The table as ``viewer`` may see it: the running hand, or the last one until the next.
+    From a snapshot, or from the database as it is now."""
+    snapshot = table if isinstance(table, TableSnapshot) else build_snapshot(table.pk)
+    if snapshot is None:
+        raise OnlineTable.DoesNotExist
+    table, hand = snapshot.table, snapshot.hand
     viewer_id = _viewer_id(viewer)
-    seats = {s.number: s for s in table.players.select_related("user__player")}
-    hand = TableHand.objects.filter(table=table).order_by("-number").first()
-    engine = None
-    if hand is not None:
-        moves = list(hand.actions.order_by("sequence").values_list("record", flat=True))
-        engine = rebuild(hand, moves)
+    seats = {s.number: s for s in snapshot.seats}
+    engine = rebuild(hand, list(snapshot.moves)) if hand is not None else None
     views = [SeatView(number=n) for n in range(1, table.seats + 1)]
     for view in views:
         seat = seats.get(view.number)
         if seat is not None:
             view.occupied = True
-            view.name = display_name(seat.user)
+            view.name = snapshot.names[seat.number]
             view.is_me = seat.user_id == viewer_id
             view.is_bot = seat.is_bot
             view.stack = seat.stack
@@ -324,7 +413,17 @@ def _controls(engine: PlayHand) -> Controls:
     )
 
 
-def table_etag(table_id: int, viewer_id: int | None, language: str) -> str | None:
+@dataclass(frozen=True)
+class TableTag:
+    """A table's version as a viewer's fragment is tagged with it (``table_tag``)."""
+
+    pk: int
+    version: int
+    created_at: datetime
+    etag: str
+
+
+def table_tag(table_id: int, viewer_id: int | None, language: str) -> TableTag | None:
     """The fragment's ETag: the table's version, the viewer, his chips (the sit form shows
     them) and the language. One query: every page of a table asks after every move (the 304s
     of bench/online_tables.py)."""
@@ -333,13 +432,14 @@ def table_etag(table_id: int, viewer_id: int | None, language: str) -> str | Non
     row = (
         OnlineTable.objects.filter(pk=table_id)
         .annotate(chips=Subquery(chips))
-        .values_list("version", "chips")
+        .values_list("version", "created_at", "chips")
         .first()
     )
     if row is None:
         return None
-    version, balance = row
-    return f"t{table_id}-v{version}-u{viewer_id or 0}-b{balance}-{language}"
+    version, created_at, balance = row
+    etag = f"t{table_id}-v{version}-u{viewer_id or 0}-b{balance}-{language}"
+    return TableTag(pk=table_id, version=version, created_at=created_at, etag=etag)
 
 
 def lobby_tables() -> list[OnlineTable]:

@@ -31,7 +31,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tables import online_forms, online_live, online_play, online_services
 from tables.online_models import OnlineTable
-from tables.online_selectors import lobby_tables, table_etag, table_view
+from tables.online_selectors import (
+    TableSnapshot,
+    TableTag,
+    lobby_tables,
+    table_snapshot,
+    table_tag,
+    table_view,
+)
 from tables.online_services import TableError
 from tournaments.permissions import acting_user, floor_required
 from tournaments.selectors import is_floor
@@ -103,11 +110,24 @@ def grant_chips(request: HttpRequest) -> HttpResponse:
 # -- a table -----------------------------------------------------------------------------------
 
 
-def _context(request: HttpRequest, table: OnlineTable, *, page: bool = False) -> dict[str, Any]:
+def _context(
+    request: HttpRequest,
+    table: OnlineTable,
+    snapshot: TableSnapshot | None = None,
+    *,
+    page: bool = False,
+) -> dict[str, Any]:
+    """What the page or the fragment shows the viewer: the table at ``table``'s version, from
+    its snapshot (one for every viewer of that version)."""
     user = _user(request)
+    if snapshot is None:
+        snapshot = table_snapshot(table)
+    if snapshot is None:
+        raise Http404
     return {
-        "view": table_view(table, user),
-        "table": table,
+        "view": table_view(snapshot, user),
+        # The fragment draws the table as its snapshot holds it; the page's header its own.
+        "table": table if page else snapshot.table,
         # The floor's controls are on the page, never in the fragment: its five renders after
         # every move skip the role queries (bench/online_tables.py).
         "staff": page and isinstance(user, User) and is_floor(user),
@@ -140,24 +160,29 @@ def my_tables(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/online_multi.html", {"tables": chosen, "stream_url": stream})
 
 
-def _etag(request: HttpRequest, pk: int) -> str | None:
+def _tag(request: HttpRequest, pk: int) -> TableTag | None:
     user = _user(request)
-    return table_etag(pk, user.pk if user.is_authenticated else None, get_language())
+    return table_tag(pk, user.pk if user.is_authenticated else None, get_language())
 
 
 @require_GET
 @cache_control(no_cache=True, private=True)
 def table_state(request: HttpRequest, pk: int) -> HttpResponse:
-    """The viewer's fragment of a table; 304 while its version has not moved."""
-    tag = _etag(request, pk)
+    """The viewer's fragment of a table; 304 while its version has not moved. Drawn from the
+    version's snapshot: after a move, every player's page asks (bench/online_tables.py)."""
+    tag = _tag(request, pk)
     if tag is None:
         raise Http404
-    quoted = f'"{tag}"'
+    quoted = f'"{tag.etag}"'
     if request.headers.get("If-None-Match") == quoted:
         response = HttpResponse(status=304)
     else:
-        table = get_object_or_404(OnlineTable, pk=pk)
-        response = render(request, "tables/online_table.html#state", _context(request, table))
+        snapshot = table_snapshot(tag)
+        if snapshot is None:
+            raise Http404
+        response = render(
+            request, "tables/online_table.html#state", _context(request, snapshot.table, snapshot)
+        )
     response["ETag"] = quoted
     response["Vary"] = "Cookie, Accept-Language"
     return response

@@ -5,7 +5,11 @@ and the German page."""
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 import pytest
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -271,3 +275,108 @@ def test_the_table_speaks_german_to_a_german_browser(table):
     assert ">Fold</button>" in english_page
     tags = {c.get(state_url(table))["ETag"] for c in (alice, client_of("alice"))}
     assert len(tags) == 2  # a fragment per language
+
+
+# -- the fragment's snapshot: one read of the table a version ------------------------------------
+
+
+def _fragment(client: Client, table) -> tuple[str, list[str]]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(state_url(table), headers=FRAGMENT)
+    assert response.status_code == 200
+    # The clock's "now" and the masked CSRF token differ between two renders; nothing else may.
+    text = re.sub(r'data-now="\d+"|name="csrfmiddlewaretoken" value="\w+"', "", response.text)
+    return text, [query["sql"] for query in captured.captured_queries]
+
+
+def test_after_a_move_each_player_reads_the_versions_snapshot_and_sees_only_his_own_cards(table):
+    """bench/online_tables.py: every other player's page fetches its fragment after every move.
+    The first reader of a version reads the table, its seats, the hand and its moves; the others
+    read the cached snapshot (the viewer and the ETag's query only), and each still sees exactly
+    what a fresh read shows him: his own cards, nobody else's (R1.8)."""
+    from django.core.cache import cache
+
+    assert client_of("alice").post(act_url(table), move(table), headers=FRAGMENT).status_code == 200
+    cache.clear()  # the test's transaction never commits: no publisher read the new version
+    players = {name: client_of(name) for name in ("alice", "bob", "carol")}
+    first, first_sqls = _fragment(players["bob"], table)
+    cached = {name: _fragment(client, table) for name, client in players.items()}
+    cache.clear()
+    fresh = {name: _fragment(client, table)[0] for name, client in players.items()}
+
+    tables_read = [sql for sql in first_sqls if '"tables_' in sql]
+    assert len(tables_read) == 5, tables_read  # the ETag's, the table, seats, hand, moves
+    for name, (text, sqls) in cached.items():
+        assert text == fresh[name], name
+        read = [sql for sql in sqls if '"tables_' in sql]
+        assert len(read) == 1 and read[0].startswith('SELECT "tables_onlinetable"."version"'), sqls
+    assert cached["bob"][0] == first
+    hole = {name: re.findall(r'data-card="(\w\w)"', fresh[name]) for name in fresh}
+    assert len({tuple(cards) for cards in hole.values()}) == 3  # three players, three hands
+    for name, cards in hole.items():
+        assert len(cards) == 2, (name, cards)  # his own two, and no other live card
+
+
+def test_a_change_that_was_never_published_is_read_from_the_database(table):
+    """A snapshot is kept under its version: a change bumps the version, so no reader is shown
+    the old snapshot, even when the process that made the change did not get to publish it."""
+    bob = client_of("bob")
+    before, _ = _fragment(bob, table)
+    assert "Sitting out" not in before
+    OnlineSeat.objects.filter(table=table, number=3).update(status="sitting_out")
+    type(table).objects.filter(pk=table.pk).update(version=F("version") + 1)
+    after, _ = _fragment(bob, table)
+    assert "Sitting out" in after
+
+
+def test_a_new_table_with_a_reused_id_never_reads_the_old_tables_snapshot(table):
+    """SQLite gives a rolled-back row's id again (tests, a failed save): the key carries the
+    table's creation, so a table that reuses id and version reads its own seats."""
+    before, _ = _fragment(client_of("bob"), table)
+    assert "carol" in before
+    table.refresh_from_db()
+    pk, version = table.pk, table.version  # the version the snapshot above was kept under
+    OnlineSeat.objects.filter(table=table).delete()
+    TableHand.objects.filter(table=table).delete()
+    fields = {"name": "Table 2", "version": version}
+    type(table).objects.filter(pk=pk).update(created_at=table.created_at + timedelta(seconds=1))
+    type(table).objects.filter(pk=pk).update(**fields)
+    after, _ = _fragment(client_of("bob"), table)
+    assert "carol" not in after and 'data-seat="1"' in after
+
+
+def test_the_fragment_is_drawn_when_the_cache_is_down(table, monkeypatch):
+    """The snapshot's cache is a saving, never a dependency: a cache that fails means a read
+    of the database, and a log line, not an error page."""
+    from tables import online_selectors
+
+    class Down:
+        def get(self, *args, **kwargs):
+            raise ConnectionError("the cache is down")
+
+        set = get
+
+    monkeypatch.setattr(online_selectors, "cache", Down())
+    text, sqls = _fragment(client_of("bob"), table)
+    assert 'id="state"' in text and len([sql for sql in sqls if '"tables_' in sql]) == 5
+
+
+def test_the_process_that_publishes_a_move_reads_the_snapshot_before_the_pages_ask(
+    table, django_capture_on_commit_callbacks
+):
+    """The nudge goes out after the snapshot is in the cache: even the first page to ask after a
+    move reads no table, seat, hand or move, though no page drew the move (a time-out, a bot's
+    move and a deal are the sweeper's)."""
+    from django.contrib.auth.models import User
+
+    hand = hand_of(table)
+    with django_capture_on_commit_callbacks(execute=True):
+        online_play.act(
+            table=table, user=User.objects.get(username="alice"), hand_id=hand.pk,
+            sequence=hand.sequence, action="call",
+        )  # fmt: skip
+    _, sqls = _fragment(client_of("bob"), table)
+    assert [sql for sql in sqls if '"tables_' in sql][1:] == [], sqls
