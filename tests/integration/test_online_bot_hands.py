@@ -24,10 +24,10 @@ from tables import online_play, online_services
 from tables.engine.phh import read
 from tables.online_engine import rebuild
 from tables.online_history import hand_phh
-from tables.online_models import Game, OnlineSeat, TableHand
+from tables.online_models import Game, TableHand
 from tables.online_services import table_chips
 from tests.factories import make_user
-from tests.tables.online_helpers import make_table
+from tests.tables.online_helpers import make_table, replenish
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -44,15 +44,6 @@ HANDS = 2_000
 TIME_BOX = float(os.environ.get("FLOORMAN_BOT_HANDS_SECONDS", "60"))
 AT_LEAST = 150  # hands: fewer means the service has become several times slower, or stuck
 STEP = timedelta(seconds=6)  # past a bot's thinking (at most 1.6 s) and any pause (at most 5 s)
-
-
-def replenish(table, floor) -> int:
-    """The floor unseats each busted bot and seats a fresh one in its seat."""
-    busted = list(OnlineSeat.objects.filter(table=table, stack=0).values_list("number", flat=True))
-    for number in busted:
-        online_play.unseat(table=table, actor=floor, number=number)
-        online_services.seat_bot(table=table, actor=floor, number=number)
-    return len(busted)
 
 
 def test_thousands_of_bot_hands_conserve_chips_replay_and_export_to_phh(settings):

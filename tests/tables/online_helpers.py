@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
-from tables import online_services
+from django.utils import timezone
+
+from tables import online_play, online_services
 from tables.engine.cards import new_deck, parse_cards
-from tables.online_models import OnlineTable
+from tables.online_models import OnlineSeat, OnlineTable, TableHand
 from tests.factories import make_user
 
 
@@ -47,3 +50,26 @@ def stacked_deck(holes: Sequence[str], board: str = "") -> list[int]:
             deck.append(rest.pop())  # the burn
             deck.extend(street)
     return deck + rest
+
+
+def replenish(table: OnlineTable, floor) -> int:
+    """The floor unseats each busted bot and seats a fresh one in its seat."""
+    busted = list(OnlineSeat.objects.filter(table=table, stack=0).values_list("number", flat=True))
+    for number in busted:
+        online_play.unseat(table=table, actor=floor, number=number)
+        online_services.seat_bot(table=table, actor=floor, number=number)
+    return len(busted)
+
+
+def play_bots(table: OnlineTable, *, sweeps: int, step: int = 2) -> int:
+    """The sweeper plays the table's bots on a fake clock ``step`` seconds a sweep; between
+    hands the floor replaces each busted bot (one bot takes every chip within a few hands at
+    about one table in twenty-five). Returns how many bots it replaced."""
+    now = timezone.now()
+    replaced = 0
+    for _sweep in range(sweeps):
+        now += timedelta(seconds=step)
+        online_play.sweep(now=now)
+        if not TableHand.objects.filter(table=table, is_over=False).exists():
+            replaced += replenish(table, table.created_by)
+    return replaced

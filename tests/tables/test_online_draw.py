@@ -1,10 +1,7 @@
 """Draw Hold'em on an online table (R7.3-R7.11): the first swap round, a swap's fee, a swap
 private to its player, the swap on the player's own action clock, bots, and the hand's PHH."""
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from tables import online_play, online_services
 from tables.engine.cards import card_name
@@ -14,7 +11,7 @@ from tables.online_history import hand_phh, steps
 from tables.online_models import Game, HandAction, TableHand
 from tables.online_selectors import table_view
 from tables.online_services import TableError, table_chips
-from tests.tables.online_helpers import make_table, seat_players
+from tests.tables.online_helpers import make_table, play_bots, seat_players
 
 pytestmark = pytest.mark.django_db
 
@@ -73,10 +70,7 @@ def test_house_bots_play_draw_holdem_and_every_hand_replays_and_exports(settings
     table = draw_table(seats=6)
     for _ in range(4):
         online_services.seat_bot(table=table, actor=table.created_by)
-    now = timezone.now()
-    for _step in range(300):
-        now += timedelta(seconds=2)
-        online_play.sweep(now=now)
+    replaced = play_bots(table, sweeps=300)
     finished = list(TableHand.objects.filter(table=table, is_over=True))
     assert len(finished) >= 4
     swaps = HandAction.objects.filter(hand__table=table, record__move="swap").count()
@@ -88,7 +82,7 @@ def test_house_bots_play_draw_holdem_and_every_hand_replays_and_exports(settings
         assert read_draw(history).stacks == _phh_order(hand)
         assert steps(hand, hand.user_ids[0])
     seated, ledger = table_chips(table)
-    assert seated == ledger == 4 * table.max_buy_in
+    assert seated == ledger == (4 + replaced) * table.max_buy_in
 
 
 def _phh_order(hand):

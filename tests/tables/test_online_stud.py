@@ -1,11 +1,8 @@
 """Seven-card stud on an online table (R7.2): antes and the bring-in, up cards everyone sees,
 down cards only their owner, the dealer's place moving on, bots, and the hand's PHH."""
 
-from datetime import timedelta
-
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
 from tables import online_play, online_services
 from tables.engine.phh_stud import read_stud
@@ -14,7 +11,7 @@ from tables.online_history import hand_phh
 from tables.online_models import Game, TableHand
 from tables.online_selectors import table_view
 from tables.online_services import TableError, table_chips
-from tests.tables.online_helpers import make_table, seat_players
+from tests.tables.online_helpers import make_table, play_bots, seat_players
 
 pytestmark = pytest.mark.django_db
 
@@ -107,14 +104,11 @@ def test_house_bots_play_stud_and_conserve_chips(settings):
     table = stud_table(seats=6)
     for _ in range(4):
         online_services.seat_bot(table=table, actor=table.created_by)
-    now = timezone.now()
-    for _step in range(300):
-        now += timedelta(seconds=2)
-        online_play.sweep(now=now)
+    replaced = play_bots(table, sweeps=300)
     finished = TableHand.objects.filter(table=table, is_over=True)
     assert finished.count() >= 5
     for hand in finished:
         assert sum(hand.final_stacks) == sum(hand.starting_stacks)
         assert read_stud(hand_phh(hand, None, all_cards=True)).stacks == list(hand.final_stacks)
     seated, ledger = table_chips(table)
-    assert seated == ledger == 4 * table.max_buy_in
+    assert seated == ledger == (4 + replaced) * table.max_buy_in
