@@ -32,7 +32,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tables import online_forms, online_live, online_play, online_services
 from tables.online_models import OnlineTable
 from tables.online_selectors import (
-    TableSnapshot,
     TableTag,
     lobby_tables,
     table_snapshot,
@@ -111,17 +110,12 @@ def grant_chips(request: HttpRequest) -> HttpResponse:
 
 
 def _context(
-    request: HttpRequest,
-    table: OnlineTable,
-    snapshot: TableSnapshot | None = None,
-    *,
-    page: bool = False,
+    request: HttpRequest, table: OnlineTable | TableTag, *, page: bool = False
 ) -> dict[str, Any]:
-    """What the page or the fragment shows the viewer: the table at ``table``'s version, from
-    its snapshot (one for every viewer of that version)."""
+    """What the page (``table`` a table) or the fragment shows the viewer: the table at
+    ``table``'s version, from its snapshot (one for every viewer of that version)."""
     user = _user(request)
-    if snapshot is None:
-        snapshot = table_snapshot(table)
+    snapshot = table_snapshot(table)
     if snapshot is None:
         raise Http404
     return {
@@ -177,12 +171,7 @@ def table_state(request: HttpRequest, pk: int) -> HttpResponse:
     if request.headers.get("If-None-Match") == quoted:
         response = HttpResponse(status=304)
     else:
-        snapshot = table_snapshot(tag)
-        if snapshot is None:
-            raise Http404
-        response = render(
-            request, "tables/online_table.html#state", _context(request, snapshot.table, snapshot)
-        )
+        response = render(request, "tables/online_table.html#state", _context(request, tag))
     response["ETag"] = quoted
     response["Vary"] = "Cookie, Accept-Language"
     return response
