@@ -4,7 +4,7 @@ Recreates a PostgreSQL database (``--database``, by default ``floorman_bench_mtt
 and, in this one process, creates an online event (tables of 9, no sit&go rule, its scheduled
 start in the past: it starts at the director's first tick), registers the bots through
 ``scoring.online_events.register_bots`` (timed), then runs the tables' sweeper
-(``tables.online_play.sweep``) and the events' director (``scoring.online_events.tick``) on a
+(``tables.online.play.sweep``) and the events' director (``scoring.online_events.tick``) on a
 virtual clock, one of each per step, as beat would, with settings.FLOORMAN_TABLE_PACE small so
 that every sweep moves every hand on by one action. The seats come from the director's start
 (the floor's seat draw); tables break and balance by the floor's own plans.
@@ -153,10 +153,10 @@ def make_event(now: datetime, table_size: int) -> Any:
 
 def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
     from scoring import online_events
-    from tables import online_play
     from tables.models import FloorStep, Move, StepKind, StepStatus
-    from tables.online_models import OnlineTable, TableHand
-    from tables.online_tournament import event_chips
+    from tables.online import play as online_play
+    from tables.online.models import OnlineTable, TableHand
+    from tables.online.tournament import event_chips
     from tournaments.models import Entry, EventStatus
 
     floor = floor_user()
@@ -270,8 +270,9 @@ def play_cash(args: argparse.Namespace, tables: int, target: int, now: datetime)
     hands are over (or the time budget)."""
     from django.utils import timezone
 
-    from tables import online_play, online_services
-    from tables.online_models import TableHand
+    from tables.online import play as online_play
+    from tables.online import services as online_services
+    from tables.online.models import TableHand
 
     floor = floor_user()
     begin = time.perf_counter()

@@ -12,7 +12,7 @@ stream ``/play/events/?t=<table>``, and on a nudge newer than the version it sho
 turn event) a conditional GET of its fragment ``/play/t/<id>/state/`` (``If-None-Match``,
 ``X-Floorman: table``; one fetch at a time, a nudge during a fetch fetches again after it; one
 every 15 s anyway). When the fragment says it is his turn, he thinks (``--think``, by default the
-house bots' 0.6-1.6 s, tables.online_play.BOT_THINKS), picks a legal move at random (seeded)
+house bots' 0.6-1.6 s, tables.online.play.BOT_THINKS), picks a legal move at random (seeded)
 from the buttons present (fold, check, call, or raise to one of the preset amounts) and posts it
 with a fresh key. A player sitting out (broke, or timed out: R2.9) adds chips if broke and comes
 back, through the page's forms. Beat starts once every tab shows its table.
@@ -94,7 +94,7 @@ def seat_players(*, tables: int, players: int, buy_in: int = BUY_IN) -> dict[str
     from django.contrib.auth.models import User
     from django.utils.module_loading import import_string
 
-    from tables import online_services
+    from tables.online import services as online_services
     from tournaments.models import Event
     from tournaments.services import ClockAction, act_on_clock
 

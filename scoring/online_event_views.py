@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import online_events
 from scoring.online_events import WAITING_STATUSES
 from scoring.season_selectors import ResultLine, event_results
-from tables.online_models import OnlineSeat, OnlineTable, TableStatus
+from tables.online.models import OnlineSeat, OnlineTable, TableStatus
 from tournaments.entry_services import FloorError
 from tournaments.models import Entry, Event, EventStatus
 from tournaments.permissions import acting_user, floor_required

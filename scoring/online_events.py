@@ -23,14 +23,14 @@ from django.utils.translation import gettext as _
 
 from scoring import hand_for_hand_services, services
 from scoring.satellites import register_for_satellite
-from tables import online_tournament
 from tables.engine import AwardPot
 from tables.engine.pots import build_pots
 from tables.floor_state import table_states
 from tables.models import FloorStep, Seat, StepStatus, Table
-from tables.online_engine import PlayHand
-from tables.online_live import publish_user_event
-from tables.online_models import (
+from tables.online import tournament as online_tournament
+from tables.online.engine import PlayHand
+from tables.online.live import publish_user_event
+from tables.online.models import (
     ChipChangeKind,
     OnlineChipChange,
     OnlineSeat,
@@ -39,8 +39,8 @@ from tables.online_models import (
     TableHand,
     TableStatus,
 )
-from tables.online_play import engine_of
-from tables.online_services import _changed, is_house_bot
+from tables.online.play import engine_of
+from tables.online.services import _changed, is_house_bot
 from tables.plan_services import StalePlanError, confirm_plan, refresh_plan
 from tables.positions import dealt_in
 from tables.seating import tables_needed
@@ -119,7 +119,7 @@ def unregister(*, event_id: int, user: User) -> None:
 
 def register_bots(*, event_id: int, count: int, actor: User) -> list[Entry]:
     """Floor staff fill an online event with house bots (each a player of its own, audited)."""
-    from tables.online_services import new_bot_user  # noqa: PLC0415 - the bots' log-ins
+    from tables.online.services import new_bot_user  # noqa: PLC0415 - the bots' log-ins
 
     if not 1 <= count <= 1_000:
         raise OnlineEventError(_("Add between 1 and 1,000 house bots."))
@@ -305,7 +305,7 @@ def _remove_leavers(event: Event) -> None:
 def remove_player(*, event_id: int, entry_id: int, actor: User) -> None:
     """The floor removes a disruptive player (audited): his hand in play folds where a bet is
     owed (R2.9); then he is out where he left and his chips leave play (R5.9)."""
-    from tables.online_play import fold_out  # noqa: PLC0415 - the hand's side of it
+    from tables.online.play import fold_out  # noqa: PLC0415 - the hand's side of it
 
     event = _online_event(event_id)
     seat = OnlineSeat.objects.filter(entry_id=entry_id, table__floor_table__event=event).first()

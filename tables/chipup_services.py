@@ -69,7 +69,7 @@ def chip_up_notice(event: Event) -> ChipUpNotice | None:
     """R5.11: a chip-up due after the level that just ended (breaks between skipped), or next.
 
     Due now until every table in play has raced; "next" while the level in play has a chip-up.
-    Online events colour up by arithmetic between hands (tables.online_tournament): no race.
+    Online events colour up by arithmetic between hands (tables.online.tournament): no race.
     """
     if event.clock_level_started_at is None or event.online:
         return None

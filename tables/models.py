@@ -233,7 +233,7 @@ class HandForHand(models.Model):
 
 
 # Online tables live in their own module; Django finds their models through this import.
-from tables.online_models import (  # noqa: E402
+from tables.online.models import (  # noqa: E402
     ChipAccount,
     ChipChangeKind,
     ChipTransfer,

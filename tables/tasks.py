@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tables import online_live, online_play
+from tables.online import live as online_live
+from tables.online import play as online_play
 
 
 @shared_task(ignore_result=True)

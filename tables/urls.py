@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from tables import chipup_views, online_urls, views
+from tables import chipup_views, views
+from tables.online import urls as online_urls
 
 app_name = "tables"
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django import template
 
-from tables.online_models import OnlineSeat, TableStatus
+from tables.online.models import OnlineSeat, TableStatus
 from tournaments.models import Entry, Event
 
 register = template.Library()

@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import tables.online_models
+import tables.online.models
 from django.conf import settings
 from django.db import migrations, models
 
@@ -53,7 +53,7 @@ class Migration(migrations.Migration):
                 ('button_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
                 ('hands_dealt', models.PositiveIntegerField(default=0)),
                 ('next_hand_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('bot_seed', models.CharField(default=tables.online_models.new_bot_seed, editable=False, max_length=32)),
+                ('bot_seed', models.CharField(default=tables.online.models.new_bot_seed, editable=False, max_length=32)),
                 ('version', models.PositiveBigIntegerField(default=0)),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('closed_at', models.DateTimeField(blank=True, null=True)),

@@ -9,7 +9,7 @@ from django import template
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count
 
-from tables.online_models import OnlineSeat, OnlineTable, TableStatus
+from tables.online.models import OnlineSeat, OnlineTable, TableStatus
 from tournaments.models import Entry, Event, EventStatus
 
 register = template.Library()

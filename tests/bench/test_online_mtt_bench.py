@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 
 from bench import online_mtt
-from tables.online_models import OnlineTable
+from tables.online.models import OnlineTable
 from tournaments.models import Entry
 
 

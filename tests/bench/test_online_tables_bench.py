@@ -24,8 +24,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from bench import online_tables
-from tables import online_live, online_play, online_services
-from tables.online_models import HandAction
+from tables.online import live as online_live
+from tables.online import play as online_play
+from tables.online import services as online_services
+from tables.online.models import HandAction
 from tests.factories import make_user
 from tests.integration.conftest import processes_database_url, redis_test_url  # noqa: F401
 from tests.tables.online_helpers import make_table, seat_players

@@ -19,9 +19,10 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scoring import online_events
-from tables import online_live, online_play
-from tables.online_models import OnlineSeat, OnlineTable, Presence
-from tables.online_services import _changed
+from tables.online import live as online_live
+from tables.online import play as online_play
+from tables.online.models import OnlineSeat, OnlineTable, Presence
+from tables.online.services import _changed
 from tests.browser.conftest import login
 from tests.factories import make_structure, make_user
 from tests.scoring.online_event_helpers import online_event, register_bots

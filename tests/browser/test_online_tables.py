@@ -16,9 +16,11 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tables import online_live, online_play, online_services
 from tables.engine.cards import card_name
-from tables.online_models import (
+from tables.online import live as online_live
+from tables.online import play as online_play
+from tables.online import services as online_services
+from tables.online.models import (
     ChipAccount,
     HandAction,
     OnlineTable,
@@ -26,7 +28,7 @@ from tables.online_models import (
     Protection,
     TableHand,
 )
-from tables.online_services import table_chips
+from tables.online.services import table_chips
 from tests.browser.conftest import login
 from tests.factories import make_user
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck

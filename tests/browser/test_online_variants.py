@@ -12,9 +12,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tables import online_live, online_play
 from tables.engine.cards import card_name
-from tables.online_models import Game, Presence, TableHand
+from tables.online import live as online_live
+from tables.online import play as online_play
+from tables.online.models import Game, Presence, TableHand
 from tests.browser.conftest import login
 from tests.tables.online_helpers import make_table, seat_players
 

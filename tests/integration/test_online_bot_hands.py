@@ -20,12 +20,13 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from tables import online_play, online_services
 from tables.engine.phh import read
-from tables.online_engine import rebuild
-from tables.online_history import hand_phh
-from tables.online_models import Game, TableHand
-from tables.online_services import table_chips
+from tables.online import play as online_play
+from tables.online import services as online_services
+from tables.online.engine import rebuild
+from tables.online.history import hand_phh
+from tables.online.models import Game, TableHand
+from tables.online.services import table_chips
 from tests.factories import make_user
 from tests.tables.online_helpers import make_table, replenish
 

@@ -23,12 +23,12 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from tables import online_play
 from tables.engine import Hand
 from tables.engine.commitment import commit
-from tables.online_engine import decode_move, start_hand
-from tables.online_models import ChipAccount, ChipTransfer, HandAction, TableHand, TransferKind
-from tables.online_services import TableError, table_chips
+from tables.online import play as online_play
+from tables.online.engine import decode_move, start_hand
+from tables.online.models import ChipAccount, ChipTransfer, HandAction, TableHand, TransferKind
+from tables.online.services import TableError, table_chips
 from tests.factories import make_user
 from tests.tables.online_helpers import make_table, seat_players
 

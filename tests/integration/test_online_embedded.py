@@ -21,7 +21,7 @@ __all__ = ["embedded_env"]  # the fixture, imported for this module's tests
 
 OPEN_TABLE = (
     "from django.contrib.auth.models import User\n"
-    "from tables import online_services\n"
+    "from tables.online import services as online_services\n"
     "floor = User.objects.get(username='floor')\n"
     "table = online_services.open_table(actor=floor, name='Embedded', seats=4,"
     " small_blind=5, big_blind=10)\n"

@@ -21,8 +21,8 @@ from scoring import points
 from scoring.models import Elimination
 from scoring.season_selectors import season_table
 from tables.models import FloorStep, Move, StepKind
-from tables.online_models import HandAction, OnlineTable, TableHand
-from tables.online_tournament import event_chips
+from tables.online.models import HandAction, OnlineTable, TableHand
+from tables.online.tournament import event_chips
 from tests.factories import make_structure
 from tests.integration.conftest import Processes, base_env, wait_until
 from tests.integration.test_clock_worker import (

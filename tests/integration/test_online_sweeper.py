@@ -14,10 +14,10 @@ import time
 
 import pytest
 
-from tables import online_services
 from tables.engine import Hand
-from tables.online_engine import decode_move, start_hand
-from tables.online_models import (
+from tables.online import services as online_services
+from tables.online.engine import decode_move, start_hand
+from tables.online.models import (
     ChipAccount,
     ChipTransfer,
     HandAction,
@@ -26,7 +26,7 @@ from tables.online_models import (
     TableHand,
     TransferKind,
 )
-from tables.online_services import table_chips
+from tables.online.services import table_chips
 from tests.factories import make_user
 from tests.integration.conftest import Processes, base_env, wait_until
 from tests.integration.test_clock_worker import (

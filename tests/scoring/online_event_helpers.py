@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from scoring import online_events
-from tables import online_play
+from tables.online import play as online_play
 from tests.factories import make_structure
 from tournaments.models import Denomination, Event, EventKind, EventStatus, Level, Season
 

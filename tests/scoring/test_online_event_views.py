@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring import online_events
-from tables.online_models import OnlineSeat, OnlineTable
+from tables.online.models import OnlineSeat, OnlineTable
 from tests.factories import make_event, make_structure, make_user
 from tests.scoring.online_event_helpers import online_event, register_bots
 from tests.scoring.season_helpers import make_season

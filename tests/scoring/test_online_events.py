@@ -12,10 +12,10 @@ from django.utils import timezone
 from scoring import online_events, services
 from scoring.models import Elimination
 from scoring.season_selectors import event_results, season_table
-from tables import online_play
 from tables.models import FloorStep, Move, StepKind, StepStatus
-from tables.online_models import OnlineSeat, OnlineTable, TableHand, TableStatus
-from tables.online_tournament import TABLE_GAMES, coloured_stack, event_chips
+from tables.online import play as online_play
+from tables.online.models import OnlineSeat, OnlineTable, TableHand, TableStatus
+from tables.online.tournament import TABLE_GAMES, coloured_stack, event_chips
 from tests.factories import make_user
 from tests.scoring.online_event_helpers import (
     online_event,

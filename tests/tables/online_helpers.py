@@ -7,9 +7,10 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from tables import online_play, online_services
 from tables.engine.cards import new_deck, parse_cards
-from tables.online_models import OnlineSeat, OnlineTable, TableHand
+from tables.online import play as online_play
+from tables.online import services as online_services
+from tables.online.models import OnlineSeat, OnlineTable, TableHand
 from tests.factories import make_user
 
 

@@ -13,9 +13,10 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from tables import online_play, online_services
-from tables.online_models import OnlineTable, TableHand
-from tables.online_services import table_chips
+from tables.online import play as online_play
+from tables.online import services as online_services
+from tables.online.models import OnlineTable, TableHand
+from tables.online.services import table_chips
 from tests.factories import make_user
 from tournaments.models import AuditEvent
 

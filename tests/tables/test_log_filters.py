@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils.module_loading import import_string
 
-from tables import online_play
 from tables.log_filters import HideHandSecrets
+from tables.online import play as online_play
 from tests.tables.online_helpers import make_table, seat_players
 
 

@@ -6,8 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tables import online_live, online_play
-from tables.online_models import HandAction, OnlineSeat, Presence, TableHand
+from tables.online import live as online_live
+from tables.online import play as online_play
+from tables.online.models import HandAction, OnlineSeat, Presence, TableHand
 from tests.factories import make_event, make_structure, make_user
 from tests.tables.online_helpers import make_table, seat_players
 from tournaments.services import ClockAction, act_on_clock

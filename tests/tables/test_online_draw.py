@@ -3,14 +3,15 @@ private to its player, the swap on the player's own action clock, bots, and the 
 
 import pytest
 
-from tables import online_play, online_services
 from tables.engine.cards import card_name
 from tables.engine.draw import DrawHand
 from tables.engine.phh_draw import read_draw
-from tables.online_history import hand_phh, steps
-from tables.online_models import Game, HandAction, TableHand
-from tables.online_selectors import table_view
-from tables.online_services import TableError, table_chips
+from tables.online import play as online_play
+from tables.online import services as online_services
+from tables.online.history import hand_phh, steps
+from tables.online.models import Game, HandAction, TableHand
+from tables.online.selectors import table_view
+from tables.online.services import TableError, table_chips
 from tests.tables.online_helpers import make_table, play_bots, seat_players
 
 pytestmark = pytest.mark.django_db

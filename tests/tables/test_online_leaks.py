@@ -29,12 +29,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables import online_live, online_play, online_selectors
 from tables.engine import ShowHand
 from tables.engine.cards import card_name, parse_cards
 from tables.engine.commitment import card_salt
 from tables.hand_names import hand_name
-from tables.online_models import OnlineSeat, OnlineTable, Presence, TableHand
+from tables.online import live as online_live
+from tables.online import play as online_play
+from tables.online import selectors as online_selectors
+from tables.online.models import OnlineSeat, OnlineTable, Presence, TableHand
 from tests.factories import make_user
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 from tournaments.models import LiveMessage

@@ -3,11 +3,11 @@ from the engine (R3.6) and the house's smallest chip, and its hand history in PH
 
 import pytest
 
-from tables import online_play
 from tables.engine.phh import read
-from tables.online_history import hand_phh
-from tables.online_models import Game, OnlineSeat
-from tables.online_services import TableError, table_chips
+from tables.online import play as online_play
+from tables.online.history import hand_phh
+from tables.online.models import Game, OnlineSeat
+from tables.online.services import TableError, table_chips
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 
 pytestmark = pytest.mark.django_db

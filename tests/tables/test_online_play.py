@@ -6,8 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tables import online_play, online_services
-from tables.online_models import (
+from tables.online import play as online_play
+from tables.online import services as online_services
+from tables.online.models import (
     ChipAccount,
     HandAction,
     OnlineSeat,
@@ -16,7 +17,7 @@ from tables.online_models import (
     SeatStatus,
     TableHand,
 )
-from tables.online_services import TableError, table_chips
+from tables.online.services import TableError, table_chips
 from tests.factories import make_user
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 from tournaments.models import AuditEvent

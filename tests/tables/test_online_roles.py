@@ -12,8 +12,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import resolve, reverse
 
-from tables import online_forms, online_play, online_services, online_urls
-from tables.online_models import (
+from tables.online import forms as online_forms
+from tables.online import play as online_play
+from tables.online import services as online_services
+from tables.online import urls as online_urls
+from tables.online.models import (
     ChipAccount,
     ChipTransfer,
     HandAction,

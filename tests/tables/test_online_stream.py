@@ -9,8 +9,9 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from tables import online_live, online_play
-from tables.online_models import Presence
+from tables.online import live as online_live
+from tables.online import play as online_play
+from tables.online.models import Presence
 from tests.tables.online_helpers import make_table, seat_players
 from tournaments import live
 

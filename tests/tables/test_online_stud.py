@@ -4,13 +4,14 @@ down cards only their owner, the dealer's place moving on, bots, and the hand's 
 import pytest
 from django.core.exceptions import ValidationError
 
-from tables import online_play, online_services
 from tables.engine.phh_stud import read_stud
 from tables.engine.stud import StudHand
-from tables.online_history import hand_phh
-from tables.online_models import Game, TableHand
-from tables.online_selectors import table_view
-from tables.online_services import TableError, table_chips
+from tables.online import play as online_play
+from tables.online import services as online_services
+from tables.online.history import hand_phh
+from tables.online.models import Game, TableHand
+from tables.online.selectors import table_view
+from tables.online.services import TableError, table_chips
 from tests.tables.online_helpers import make_table, play_bots, seat_players
 
 pytestmark = pytest.mark.django_db

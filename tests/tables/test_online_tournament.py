@@ -3,7 +3,7 @@ heads-up (R2.8), everyone with chips dealt in (R2.9) and moved players who wait 
 
 from __future__ import annotations
 
-from tables.online_tournament import plan_tournament_hand
+from tables.online.tournament import plan_tournament_hand
 from tables.positions import TableState
 
 

@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tables import online_play
 from tables.engine import IllegalAction
-from tables.online_models import ChipAccount, HandAction, OnlineSeat, TableHand
+from tables.online import play as online_play
+from tables.online.models import ChipAccount, HandAction, OnlineSeat, TableHand
 from tests.factories import make_user
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 from tests.tables.test_online_roles import snapshot
@@ -351,7 +351,7 @@ def test_a_new_table_with_a_reused_id_never_reads_the_old_tables_snapshot(table)
 def test_the_fragment_is_drawn_when_the_cache_is_down(table, monkeypatch):
     """The snapshot's cache is a saving, never a dependency: a cache that fails means a read
     of the database, and a log line, not an error page."""
-    from tables import online_selectors
+    from tables.online import selectors as online_selectors
 
     class Down:
         def get(self, *args, **kwargs):

@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.urls import reverse
 
-from tables import online_services
-from tables.online_models import Game, OnlineTable, TableHand, TableStatus
+from tables.online import services as online_services
+from tables.online.models import Game, OnlineTable, TableHand, TableStatus
 
 DEMO_TABLE = "Demo table"
 DEMO_BOTS = 2

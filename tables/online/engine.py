@@ -24,7 +24,7 @@ from tables.engine.draw import DrawHand
 from tables.engine.draw_records import Reshuffle, StandPat, Swap
 from tables.engine.stud import StudHand
 from tables.engine.stud_rules import BringIn, StudRules
-from tables.online_models import Game, OnlineTable, TableHand
+from tables.online.models import Game, OnlineTable, TableHand
 
 # The engines an online table drives; they share the public shape of ``Hand``.
 PlayHand = Hand | StudHand | DrawHand

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tables.online_models import Game, OnlineTable
+from tables.online.models import Game, OnlineTable
 
 
 class OpenTableForm(forms.ModelForm[OnlineTable]):

@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tables.engine.cards import card_name
-from tables.online_history import hand_phh as history_text
-from tables.online_history import names, openings, steps
-from tables.online_models import OnlineTable, TableHand
+from tables.online.history import hand_phh as history_text
+from tables.online.history import names, openings, steps
+from tables.online.models import OnlineTable, TableHand
 from tournaments.permissions import acting_user, admin_required
 from tournaments.services import record_audit
 

@@ -1,6 +1,6 @@
 """Online tables, the seats and the chips: open and close tables, sit down, sit out, come back,
 leave, house bots, chip accounts. Every change is atomic, audited where staff act, and told to
-the open pages after the commit. The hands themselves: tables.online_play."""
+the open pages after the commit. The hands themselves: tables.online.play."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from django.db.models import F, Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables.online_live import publish_table_changed, publish_user_event
-from tables.online_models import (
+from tables.online.live import publish_table_changed, publish_user_event
+from tables.online.models import (
     ChipAccount,
     ChipTransfer,
     OnlineSeat,

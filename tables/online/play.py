@@ -21,8 +21,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables import online_tournament
-from tables.bots import apply_move, choose_move
 from tables.engine import (
     AwardPot,
     Call,
@@ -38,8 +36,10 @@ from tables.engine.draw import DrawHand
 from tables.engine.draw_records import Reshuffle, StandPat, Swap
 from tables.engine.stud import StudHand
 from tables.engine.stud_rules import BringIn
-from tables.online_dealing import SeatInfo, plan_hand
-from tables.online_engine import (
+from tables.online import tournament as online_tournament
+from tables.online.bots import apply_move, choose_move
+from tables.online.dealing import SeatInfo, plan_hand
+from tables.online.engine import (
     PlayHand,
     PlayMove,
     encode_move,
@@ -48,8 +48,8 @@ from tables.online_engine import (
     start_hand,
     table_rules,
 )
-from tables.online_live import publish_user_event
-from tables.online_models import (
+from tables.online.live import publish_user_event
+from tables.online.models import (
     Game,
     HandAction,
     OnlineSeat,
@@ -59,7 +59,7 @@ from tables.online_models import (
     SeatStatus,
     TableHand,
 )
-from tables.online_services import (
+from tables.online.services import (
     TableError,
     _changed,
     cash_out,

@@ -21,8 +21,8 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tables.online_models import OnlineTable, Presence
-from tables.online_selectors import build_snapshot
+from tables.online.models import OnlineTable, Presence
+from tables.online.selectors import build_snapshot
 from tournaments.live import HEARTBEAT_SECONDS, RETRY_MS, SyncPoller, get_hub, publish
 from tournaments.live_clock import BusMessage, namespace
 
@@ -84,7 +84,7 @@ def nudge(table_id: int, version: int) -> str:
 def publish_table_changed(table_id: int) -> None:
     """Tell every open page of the table that it changed (called after the commit). The new
     version's snapshot is read first, so the pages that fetch their fragment on the nudge find
-    it in the cache (tables.online_selectors.TableSnapshot)."""
+    it in the cache (tables.online.selectors.TableSnapshot)."""
     try:
         snapshot = build_snapshot(table_id)
         if snapshot is not None:
@@ -113,7 +113,7 @@ def _versions(table_ids: Sequence[int]) -> list[str]:
 
 def stream_opened(user_id: int) -> None:
     """A tab of the player opened its stream; back after a drop: more time on his turn."""
-    from tables.online_play import reconnected  # the play services import this module
+    from tables.online.play import reconnected  # the play services import this module
 
     try:
         with transaction.atomic():

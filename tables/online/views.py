@@ -29,16 +29,19 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tables import online_forms, online_live, online_play, online_services
-from tables.online_models import OnlineTable
-from tables.online_selectors import (
+from tables.online import forms as online_forms
+from tables.online import live as online_live
+from tables.online import play as online_play
+from tables.online import services as online_services
+from tables.online.models import OnlineTable
+from tables.online.selectors import (
     TableTag,
     lobby_tables,
     table_snapshot,
     table_tag,
     table_view,
 )
-from tables.online_services import TableError
+from tables.online.services import TableError
 from tournaments.permissions import acting_user, floor_required
 from tournaments.selectors import is_floor
 

@@ -39,7 +39,7 @@ from tables.engine.stud import StudHand
 from tables.engine.stud_cards import StudDeal
 from tables.engine.stud_rules import BringIn, DealCommon, DealStud
 from tables.hand_names import hand_name
-from tables.online_engine import (
+from tables.online.engine import (
     PlayHand,
     PlayMove,
     decode_move,
@@ -47,8 +47,8 @@ from tables.online_engine import (
     rules_of,
     stud_rules_of,
 )
-from tables.online_models import TableHand
-from tables.online_selectors import display_name
+from tables.online.models import TableHand
+from tables.online.selectors import display_name
 
 
 @dataclass(frozen=True)

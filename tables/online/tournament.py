@@ -19,8 +19,8 @@ from django.db.models.functions import Coalesce
 
 from tables import positions
 from tables.models import HandForHand, Seat, Table
-from tables.online_dealing import HandPlan
-from tables.online_models import (
+from tables.online.dealing import HandPlan
+from tables.online.models import (
     ChipChangeKind,
     Game,
     OnlineChipChange,

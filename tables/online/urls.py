@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from tables import online_history_views, online_views
+from tables.online import history_views as online_history_views
+from tables.online import views as online_views
 
 urlpatterns = [
     path("play/", online_views.lobby, name="online_lobby"),

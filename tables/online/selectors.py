@@ -27,8 +27,8 @@ from tables.engine.draw_records import Swap
 from tables.engine.rules import Betting
 from tables.engine.stud import StudHand
 from tables.hand_names import hand_name
-from tables.online_engine import PlayHand, rebuild
-from tables.online_models import ChipAccount, OnlineSeat, OnlineTable, TableHand
+from tables.online.engine import PlayHand, rebuild
+from tables.online.models import ChipAccount, OnlineSeat, OnlineTable, TableHand
 from tournaments.live_clock import namespace
 
 logger = logging.getLogger(__name__)
@@ -149,7 +149,7 @@ class TableSnapshot:
 
     After a move the other players' pages each fetch their fragment: they read this instead of
     four queries each (bench/online_tables.py). It is read from the database once per version,
-    by the process that published the change (``tables.online_live``) or else by the first
+    by the process that published the change (``tables.online.live``) or else by the first
     reader, and kept in the cache for ``SNAPSHOT_SECONDS``. The table is read first, so a
     snapshot is never older than the version it is kept under. It holds the hand's deck as the
     database row does: it lives in the server's cache only (docs/operations.md), and pages see

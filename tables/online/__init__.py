@@ -1,0 +1,1 @@
+"""Online tables: seats, moves, the sweeper, streams, hand histories and house bots."""
