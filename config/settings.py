@@ -143,7 +143,9 @@ else:
     _broker_dir = VAR_DIR / "broker"
     for _folder in (_broker_dir, VAR_DIR / "broker-control"):
         _folder.mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    # kombu's file-system transport, written atomically (config/broker.py, registered in
+    # config/celery.py): a worker never reads a message half-written (issue 16).
+    CELERY_BROKER_URL = "floorman-fs://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
