@@ -9,7 +9,7 @@ TESTS = Path(__file__).resolve().parent
 
 
 def test_every_expected_value_error_names_its_message():
-    """pytest.raises(ValueError) alone passes on any ValueError, also one from a typo."""
+    """A bare raises of ValueError passes on any ValueError, also one from a typo."""
     bare = [
         f"{path.relative_to(TESTS)}:{number}"
         for path in TESTS.rglob("*.py")
