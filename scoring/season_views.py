@@ -6,9 +6,6 @@ season's formula is written here, by admins.
 
 from __future__ import annotations
 
-import csv
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.http import (
@@ -31,6 +28,7 @@ from scoring.payout_selectors import event_payouts
 from scoring.satellites import compute_super_final_stacks
 from scoring.season_forms import FormulaForm, WhatIfForm
 from scoring.season_services import change_season_formula
+from tournaments.csv_export import csv_response
 from tournaments.entry_services import FloorError, stack_rule
 from tournaments.models import Event, Player, Season
 from tournaments.money_format import currency
@@ -88,18 +86,12 @@ def season_formula(request: HttpRequest, pk: int) -> HttpResponseBase:
     return HttpResponseRedirect(reverse("seasons:season_detail", args=[season.pk]))
 
 
-def _csv_response(filename: str) -> tuple[HttpResponse, Any]:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response, csv.writer(response)
-
-
 @require_GET
 def season_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The season's standings as CSV (public, like the leaderboard)."""
     season = get_object_or_404(Season, pk=pk)
     table = selectors.season_table(season)
-    response, writer = _csv_response(f"{slugify(season.name) or 'season'}-standings.csv")
+    response, writer = csv_response(f"{slugify(season.name) or 'season'}-standings.csv")
     writer.writerow(["rank", "player_id", "player", "points", "events", "wins", "best_place"])
     for line in table.standings:
         writer.writerow(
@@ -114,7 +106,7 @@ def event_results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """An event's places and points as CSV (public: results are posted in the room too)."""
     event = get_object_or_404(Event.objects.select_related("season"), pk=pk)
     rows = selectors.event_results(event)
-    response, writer = _csv_response(f"{slugify(event.name) or 'event'}-{event.pk}-results.csv")
+    response, writer = csv_response(f"{slugify(event.name) or 'event'}-{event.pk}-results.csv")
     # docs/money.md: an event with money adds each place's prize (currency units, "120.00").
     money = event_payouts(event)
     header = ["place", "player_id", "player", "entrants", "points", "qualified"]

@@ -247,7 +247,7 @@ def test_replay_reproduces_the_hand_and_refuses_altered_records():
     assert again.stacks == hand.stacks
     altered = list(hand.records)
     altered[-1] = altered[-2]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the records are not what replaying their moves"):
         Hand.replay(rules=hand.rules, stacks=[1000, 700, 400], button=0, records=altered)
 
 
@@ -261,6 +261,6 @@ def test_unknown_hole_cards_replay_and_lose_to_a_shown_hand():
 
 
 def test_explicit_cards_are_checked():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the card As appears twice"):
         make_hand(stacks=[1000, 1000], hole=["AsAh", "AsKd"])
     assert parse_cards("As")

@@ -168,9 +168,9 @@ def test_apply_move_makes_each_kind_of_move():
 
 
 def test_a_raise_needs_an_amount_and_nothing_else_has_one():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a raise or a swap needs an amount, and only"):
         BotMove("raise")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a raise or a swap needs an amount, and only"):
         BotMove("call", 100)
 
 
