@@ -2,10 +2,19 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
+
+from config.startup import require_secret_key
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("floorman")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.worker_init.connect
+@signals.beat_init.connect
+def _require_secret_key(**_: object) -> None:
+    """A worker or beat refuses to start in production without SECRET_KEY, like the web."""
+    require_secret_key()
