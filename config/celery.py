@@ -2,8 +2,10 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 from kombu.transport import TRANSPORT_ALIASES
+
+from config.startup import require_secret_key
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -13,3 +15,10 @@ TRANSPORT_ALIASES["floorman-fs"] = "config.broker:Transport"
 app = Celery("floorman")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.worker_init.connect
+@signals.beat_init.connect
+def _require_secret_key(**_: object) -> None:
+    """A worker or beat refuses to start in production without SECRET_KEY, like the web."""
+    require_secret_key()

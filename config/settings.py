@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import django_stubs_ext
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+
+from config.startup import kept_secret_key
 
 # Generic admin and QuerySet classes (ModelAdmin[Event]) at run time, as the type checker sees them.
 django_stubs_ext.monkeypatch()
@@ -26,8 +30,6 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DEBUG", False)
-# The embedded default is for one machine; production sets its own key.
-SECRET_KEY = os.environ.get("SECRET_KEY", "floorman-embedded-default-change-me-in-production")
 ALLOWED_HOSTS = [
     h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h
 ]
@@ -48,6 +50,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -71,6 +74,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.csp",
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
@@ -191,13 +195,48 @@ FLOORMAN_BOTS_PLAY_ALONE = env_bool("FLOORMAN_BOTS_PLAY_ALONE", False)
 # Scales the pauses between online hands and the house bots' thinking (1: as played).
 FLOORMAN_TABLE_PACE = float(os.environ.get("FLOORMAN_TABLE_PACE", "1"))
 
+# --- Security (docs/operations.md#security): the secret key, CSP, HSTS, frames. ---
+# The embedded default (SQLite on one machine) generates its key once and keeps it in var/; a
+# server database without SECRET_KEY and DEBUG off refuses to serve (config/startup.py, called by
+# the WSGI, ASGI and Celery entry points): a key must be the same on every machine.
+FLOORMAN_EMBEDDED = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+SECRET_KEY = os.environ.get("SECRET_KEY") or kept_secret_key(VAR_DIR / "secret_key")
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
-X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+# Every page: scripts from this site or carrying the response's nonce (templates write
+# nonce="{{ csp_nonce }}" on an inline <script>; docs/architecture.md), no eval, no plug-ins, no
+# framing (the online table's view allows its own origin for "My tables": FRAME_SELF_CSP).
+# Styles: this site's files; style *attributes* stay allowed because templates set CSS custom
+# properties in them (style="--i: 3", seat and chip positions); they cannot load anything, as
+# img-src/font-src/connect-src stay 'self'. htmx's own indicator <style> is off
+# (static/js/htmx-csp.js; floorman.css has the rules).
+SECURE_CSP: dict[str, Any] = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "style-src-attr": [CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+X_FRAME_OPTIONS = "DENY"
 if not DEBUG and env_bool("HTTPS", False):
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    # Browsers remember for a year to use HTTPS only (subdomains: opt in, they may not have TLS).
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
+    SECURE_CSP["upgrade-insecure-requests"] = True
+    # The proxy terminates TLS and says so (docs/operations.md#routing): HSTS goes out on HTTPS.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+FRAME_SELF_CSP: dict[str, Any] = SECURE_CSP | {"frame-ancestors": [CSP.SELF]}
+# --- end of the security block ---
 
 LOGGING = {
     "version": 1,
