@@ -1,0 +1,149 @@
+"""tables.online.sealing: AES-GCM tokens, key rotation, the embedded default's key file, and
+production's refusal to start without a key."""
+
+from __future__ import annotations
+
+import base64
+import logging
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.test import override_settings
+
+from tables.online import sealing
+from tables.online.sealing import SealError, key_id_of, new_key, seal, unseal
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY_A = new_key()
+KEY_B = new_key()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_keys():
+    sealing.reset_keys()
+    yield
+    sealing.reset_keys()
+
+
+def _id(key: str) -> bytes:
+    return key_id_of(base64.b64decode(key))
+
+
+@override_settings(FLOORMAN_SEAL_KEYS=[KEY_A])
+def test_a_token_opens_to_its_data_and_shows_nothing_of_it():
+    data = b'{"deck": [41, 7, 12, 50], "secret": "00ff"}'
+    token = seal(data)
+    assert unseal(token) == data
+    assert data not in token
+    assert b"deck" not in token and b"secret" not in token
+    assert token.startswith(b"fm1." + _id(KEY_A) + b".")
+    assert token.decode("ascii")  # stored in a text column as it is
+    assert seal(data) != token  # a fresh nonce each time
+
+
+@override_settings(FLOORMAN_SEAL_KEYS=[KEY_A])
+@pytest.mark.parametrize("position", [-1, -20, len(b"fm1.12345678.") + 2])
+def test_a_tampered_token_does_not_open(position):
+    token = bytearray(seal(b"the deck"))
+    token[position] = ord("A") if token[position] != ord("A") else ord("B")
+    with pytest.raises(SealError, match="altered|damaged"):
+        unseal(bytes(token))
+
+
+@override_settings(FLOORMAN_SEAL_KEYS=[KEY_A])
+def test_a_token_under_another_header_does_not_open():
+    token = seal(b"the deck")
+    body = token.split(b".", 2)[2]
+    with pytest.raises(SealError, match="no longer holds"):
+        unseal(b"fm1." + _id(KEY_B) + b"." + body)
+    with pytest.raises(SealError, match="not a sealed token"):
+        unseal(b"[41, 7, 12]")
+    with pytest.raises(SealError, match="too short"):
+        unseal(b"fm1." + _id(KEY_A) + b".AAAA")
+
+
+def test_a_token_sealed_with_another_key_of_the_same_id_does_not_open():
+    with override_settings(FLOORMAN_SEAL_KEYS=[KEY_A]):
+        token = seal(b"the deck")
+    forged_id = b"fm1." + _id(KEY_B) + b"."
+    with (
+        override_settings(FLOORMAN_SEAL_KEYS=[KEY_B]),
+        pytest.raises(SealError, match="altered or sealed with another key"),
+    ):
+        unseal(forged_id + token.split(b".", 2)[2])
+
+
+def test_old_tokens_open_after_a_rotation_and_new_ones_use_the_newest_key():
+    with override_settings(FLOORMAN_SEAL_KEYS=[KEY_A]):
+        old = seal(b"before the rotation")
+    with override_settings(FLOORMAN_SEAL_KEYS=[KEY_B, KEY_A]):
+        assert unseal(old) == b"before the rotation"
+        new = seal(b"after the rotation")
+        assert new.startswith(b"fm1." + _id(KEY_B) + b".")
+    with override_settings(FLOORMAN_SEAL_KEYS=[KEY_B]):
+        assert unseal(new) == b"after the rotation"
+        with pytest.raises(SealError, match=_id(KEY_A).decode()):
+            unseal(old)
+
+
+@pytest.mark.parametrize(
+    ("key", "reason"),
+    [("not base64!", "not base64"), (base64.b64encode(b"short").decode(), "must be 32 bytes")],
+)
+def test_a_bad_key_is_refused_with_the_reason(key, reason):
+    with (
+        override_settings(FLOORMAN_SEAL_KEYS=[key]),
+        pytest.raises(ImproperlyConfigured, match=reason),
+    ):
+        seal(b"x")
+
+
+def test_the_embedded_default_makes_its_key_file_once_and_says_so(tmp_path, caplog):
+    key_file = tmp_path / "var" / "seal.key"
+    with override_settings(FLOORMAN_SEAL_KEYS=[], FLOORMAN_SEAL_KEY_FILE=key_file):
+        with caplog.at_level(logging.WARNING, logger="tables.online.sealing"):
+            token = seal(b"the deck")
+        assert "made a new key" in caplog.text and str(key_file) in caplog.text
+        assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+        assert list(key_file.parent.iterdir()) == [key_file]  # no draft left behind
+        sealing.reset_keys()
+        caplog.clear()
+        assert unseal(token) == b"the deck"  # the same key, read back
+        assert "made a new key" not in caplog.text
+    with override_settings(FLOORMAN_SEAL_KEYS=[key_file.read_text().strip()]):
+        assert unseal(token) == b"the deck"
+
+
+def _settings_with(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"FLOORMAN_SEAL_KEYS", "DEBUG"}}
+    clean.pop("DATABASE_URL", None)
+    clean.pop("REDIS_URL", None)
+    return subprocess.run(
+        [sys.executable, "-c", "import config.settings"],
+        cwd=ROOT,
+        env=clean | env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_production_without_a_key_refuses_to_start(tmp_path):
+    var = {"FLOORMAN_VAR_DIR": str(tmp_path)}
+    refused = _settings_with(var | {"REDIS_URL": "redis://127.0.0.1:6379/0"})
+    assert refused.returncode != 0
+    assert "FLOORMAN_SEAL_KEYS is not set" in refused.stderr
+    postgres = {"DATABASE_URL": "postgres://u@127.0.0.1:5432/x"}
+    assert "FLOORMAN_SEAL_KEYS is not set" in _settings_with(var | postgres).stderr
+    keyed = _settings_with(var | postgres | {"FLOORMAN_SEAL_KEYS": KEY_A})
+    assert keyed.returncode == 0, keyed.stderr
+    embedded = _settings_with(var)  # no environment: the key file, made on first use
+    assert embedded.returncode == 0, embedded.stderr
+    debug = _settings_with(var | postgres | {"DEBUG": "1"})
+    assert debug.returncode == 0, debug.stderr
