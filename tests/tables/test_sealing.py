@@ -6,17 +6,29 @@ from __future__ import annotations
 import base64
 import logging
 import os
+import pickle
+import re
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
 from django.test import override_settings
 
+from tables.engine.cards import card_name
+from tables.engine.commitment import verify
+from tables.online import play as online_play
 from tables.online import sealing
+from tables.online.history import hand_phh
+from tables.online.history import openings as history_openings
+from tables.online.models import Game, HandAction, TableHand
 from tables.online.sealing import SealError, key_id_of, new_key, seal, unseal
+from tables.online.selectors import _snapshot_key, build_snapshot, table_view
+from tests.tables.online_helpers import make_table, seat_players
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY_A = new_key()
@@ -147,3 +159,100 @@ def test_production_without_a_key_refuses_to_start(tmp_path):
     assert embedded.returncode == 0, embedded.stderr
     debug = _settings_with(var | postgres | {"DEBUG": "1"})
     assert debug.returncode == 0, debug.stderr
+
+
+# -- a running hand at rest: the database row, its moves and the cache hold no card ------------
+
+
+def _raw_row(table: str, pk: int) -> str:
+    """The row as a dump or a replica holds it: every column as text."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT * FROM {table} WHERE id = %s", [pk])  # noqa: S608
+        return " ".join(str(value) for value in cursor.fetchone())
+
+
+def _deck_in(text: str, deck: tuple[int, ...]) -> bool:
+    """Whether ``text`` holds the deck's first cards in order (numbers or names), however
+    they are separated."""
+    numbers = r"\D{1,8}".join(str(card) for card in deck[:8])
+    names = r"\W{0,8}".join(card_name(card) for card in deck[:8])
+    return bool(re.search(r"(?<!\d)" + numbers + r"(?!\d)", text) or re.search(names, text))
+
+
+def _swap_hand():
+    """A running Draw Hold'em hand (R7.5) where the first player swapped a card."""
+    table = make_table(game=Game.DRAW_HOLDEM)
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
+    hand = online_play.deal_hand(table=table)
+    given = table_view(table, alice).controls.swap_cards[0].code
+    online_play.act(table=table, user=alice, hand_id=hand.pk, sequence=0, action="swap", card=given)
+    hand.refresh_from_db()
+    return table, (alice, bob, carol), hand
+
+
+@pytest.mark.django_db
+def test_a_running_hands_row_and_moves_hold_no_card():
+    table, _users, hand = _swap_hand()
+    cards = hand.cards()  # the server opens them
+    swap = HandAction.objects.get(hand=hand, sequence=1)
+    row = _raw_row("tables_tablehand", hand.pk)
+    assert cards.secret.hex() not in row and not _deck_in(row, cards.deck)
+    assert TableHand.objects.filter(pk=hand.pk, deck__isnull=True, secret="").exists()
+    assert hand.sealed_cards.startswith("fm1.") and hand.sealed_cards in row
+    moves = _raw_row("tables_handaction", swap.pk)
+    assert "drawn" not in moves and "discarded" not in moves and "fm1." in moves
+    engine = online_play.engine_of(hand)  # the server still replays the swap
+    drawn = [card_name(card) for card in engine.hole_cards[0]]
+    assert not [name for name in drawn if name in moves]
+
+
+@pytest.mark.django_db
+def test_the_snapshot_in_the_cache_holds_no_card():
+    table, _users, hand = _swap_hand()
+    table.refresh_from_db()
+    snapshot = build_snapshot(table.pk)
+    assert snapshot is not None and snapshot.hand.pk == hand.pk
+    key = cache.make_and_validate_key(_snapshot_key(table.pk, table.created_at, table.version))
+    raw = cache._cache.get_client(key, write=False).get(key)  # the bytes Redis keeps
+    assert raw, "the snapshot was cached"
+    cards = hand.cards()
+    assert cards.secret.hex().encode() not in raw
+    assert pickle.dumps(list(cards.deck)) not in raw and pickle.dumps(cards.deck) not in raw
+    kept = pickle.loads(raw)  # noqa: S301 - our own cache entry
+    assert kept.hand.deck is None and kept.hand.secret == ""
+    assert all("drawn" not in move and "cards" not in move for move in kept.moves)
+    assert not [value for value in vars(kept.hand).values() if value == list(cards.deck)]
+
+
+@pytest.mark.django_db
+def test_a_finished_hand_is_opened_for_its_history_and_proof():
+    table, (alice, bob, carol), hand = _swap_hand()
+    dealt = hand.cards()
+    for user in (bob, carol):  # the others stand pat, then everyone folds to one player
+        hand.refresh_from_db()
+        online_play.act(table=table, user=user, hand_id=hand.pk, sequence=hand.sequence,
+                        action="stand_pat")  # fmt: skip
+    hand.refresh_from_db()
+    while not hand.is_over:
+        engine = online_play.engine_of(hand)
+        actor = {alice.pk: alice, bob.pk: bob, carol.pk: carol}[hand.user_ids[engine.actor]]
+        online_play.act(table=table, user=actor, hand_id=hand.pk, sequence=hand.sequence,
+                        action="fold")  # fmt: skip
+        hand.refresh_from_db()
+    assert hand.sealed_cards == "" and hand.deck == list(dealt.deck)
+    assert hand.secret == dealt.secret.hex() and hand.cards() == dealt
+    swap = HandAction.objects.get(hand=hand, sequence=1).record
+    assert "sealed" not in swap and swap["drawn"] and swap["discarded"]
+    openings = history_openings(hand, alice.pk, all_cards=True)
+    assert len(openings) >= 2 and all(o.card == dealt.deck[o.position] for o in openings)
+    verify(root=hand.commitment, leaves=hand.leaves, openings=openings)  # the proof still holds
+    assert "_floorman_openings" in hand_phh(hand, alice.pk)
+
+
+@pytest.mark.django_db
+def test_a_tampered_seal_refuses_to_open():
+    _table, _users, hand = _swap_hand()
+    token = hand.sealed_cards
+    hand.sealed_cards = token[:-6] + ("AAAAAA" if not token.endswith("AAAAAA") else "BBBBBB")
+    with pytest.raises(SealError):
+        hand.cards()
