@@ -35,7 +35,7 @@ ALLOWED_HOSTS = [
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.apps.FloormanAdminConfig",  # django.contrib.admin, its site guarding secret fields
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
