@@ -8,6 +8,7 @@ from typing import Any
 
 import dj_database_url
 import django_stubs_ext
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
@@ -36,7 +37,7 @@ ALLOWED_HOSTS = [
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.apps.FloormanAdminConfig",  # django.contrib.admin, its site guarding secret fields
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -201,6 +202,22 @@ FLOORMAN_TABLE_PACE = float(os.environ.get("FLOORMAN_TABLE_PACE", "1"))
 # the WSGI, ASGI and Celery entry points): a key must be the same on every machine.
 FLOORMAN_EMBEDDED = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 SECRET_KEY = os.environ.get("SECRET_KEY") or kept_secret_key(VAR_DIR / "secret_key")
+
+# Sealed decks (tables/online/sealing.py, docs/operations.md): a running hand's deck and secret
+# are stored encrypted with the first of these keys (base64 of 32 bytes, newest first; older
+# keys still open their tokens). The embedded default keeps one in var/ (0600), made on first use.
+FLOORMAN_SEAL_KEYS = [
+    key.strip() for key in os.environ.get("FLOORMAN_SEAL_KEYS", "").split(",") if key.strip()
+]
+FLOORMAN_SEAL_KEY_FILE = VAR_DIR / "seal.key"
+if not FLOORMAN_SEAL_KEYS and not DEBUG and (REDIS_URL or not FLOORMAN_EMBEDDED):
+    raise ImproperlyConfigured(
+        "FLOORMAN_SEAL_KEYS is not set: production (PostgreSQL or Redis, DEBUG off) needs a key "
+        "to seal running hands' decks. Make one with `python -c 'import base64,os; "
+        "print(base64.b64encode(os.urandom(32)).decode())'` and set FLOORMAN_SEAL_KEYS to it "
+        '(docs/operations.md, "Sealing key").'
+    )
+
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
 SECURE_CONTENT_TYPE_NOSNIFF = True
