@@ -51,6 +51,7 @@ class StacksForm(forms.Form):
     key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
     require_all = False
     tie_needs_card = _("%(names)s have equal chip counts: each draws a card to decide (R5.10).")
+    stack_missing = _("%(name)s: give the chip count.")
 
     def __init__(
         self, *args: Any, entries: Sequence[Entry], needs_busted_by: bool = False, **kwargs: Any
@@ -75,8 +76,8 @@ class StacksForm(forms.Form):
                 card = parse_tie_card(self.data.get(f"card-{entry_id}"))
             except forms.ValidationError as error:
                 raise forms.ValidationError(f"{name}: {' '.join(error.messages)}") from error
-            if stack is None:
-                raise forms.ValidationError(_("%(name)s: give the stack.") % {"name": name})
+            if stack is None and (self.require_all or len(chosen) > 1):
+                raise forms.ValidationError(self.stack_missing % {"name": name})
             busted_by = self._busted_by(entry_id, name) if self.needs_busted_by else None
             rows.append(StackInput(entry_id=entry_id, stack=stack, card=card, busted_by=busted_by))
         self.check_tie_cards(rows)
@@ -108,7 +109,13 @@ class StacksForm(forms.Form):
 
 
 class BustForm(StacksForm):
-    """R5.6: the players out in one hand, their stacks at its start, for a tie the card in hand."""
+    """R5.6: the players out in one hand; two or more: their stacks at its start, for a tie the
+    card in hand (the stack only orders busts of the same hand)."""
+
+    stack_missing = _(
+        "%(name)s: two or more went out in this hand: give the stack each had when it started "
+        "(R5.6)."
+    )
 
     tie_needs_card = _(
         "%(names)s started the hand with equal stacks: give the higher card in each one's "

@@ -238,7 +238,8 @@ def record_busts(
         raise FloorError(_("Choose the players who are out."))
     entries = {e.pk: e for e in _playing(event, [b.entry_id for b in busts])}
     for bust in busts:
-        check_stack(bust.stack, name=entries[bust.entry_id].player.name)
+        if len(busts) > 1 or bust.stack is not None:  # R5.6: stacks order same-hand busts only
+            check_stack(bust.stack, name=entries[bust.entry_id].player.name)
     left = Entry.objects.filter(event=event).in_play().count()
     if len(busts) >= left:
         raise FloorError(_("Somebody wins the hand: at least one player stays in."))

@@ -409,3 +409,4 @@ class LiveMessage(models.Model):
 from tournaments.money_models import EventMoney as EventMoney  # noqa: E402
 from tournaments.money_models import Purchase as Purchase  # noqa: E402
 from tournaments.money_models import PurchaseVoid as PurchaseVoid  # noqa: E402
+from tournaments.people_models import SignUp as SignUp  # noqa: E402

@@ -90,7 +90,7 @@ def test_anonymous_users_are_sent_to_log_in(client, structure):
 def test_players_and_floor_staff_are_forbidden(client, structure, role, request):
     client.force_login(request.getfixturevalue(role))
     before = snapshot()
-    for method, url, data in endpoints(structure):
+    for method, url, data in endpoints(structure)[role == "floor_user" :]:  # floor reads the list
         assert getattr(client, method)(url, data).status_code == 403, url
     assert snapshot() == before
 
