@@ -20,10 +20,8 @@ from tables.engine import (
     TimeOut,
     limit_small_blind,
 )
-from tables.engine.draw import DrawHand
-from tables.engine.draw_records import Reshuffle, StandPat, Swap
-from tables.engine.stud import StudHand
-from tables.engine.stud_rules import BringIn, StudRules
+from tables.engine.draw import DrawHand, Reshuffle, StandPat, Swap
+from tables.engine.stud import BringIn, StudHand, StudRules
 from tables.online.models import Game, OnlineTable, TableHand, open_move
 
 # The engines an online table drives; they share the public shape of ``Hand``.

@@ -8,19 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.engine.cards import DECK_SIZE, shuffled_deck
-from tables.engine.commitment import (
-    CommitmentError,
+from tables.engine import (
+    DECK_SIZE,
     Opening,
     card_salt,
     commit,
-    leaf,
     new_secret,
-    open_cards,
     positions_of,
-    root_of,
-    verify,
+    shuffled_deck,
 )
+from tables.engine.commitment import CommitmentError, leaf, open_cards, root_of, verify
 
 SEEN = (0, 1, 2, 3, 5, 6, 7, 9, 11)  # two hands of hole cards, the flop, turn and river
 
