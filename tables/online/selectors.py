@@ -17,7 +17,8 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
-from django.db.models import Count, F, Subquery
+from django.db.models import CharField, Count, F, OuterRef, StringAgg, Subquery, Value
+from django.db.models.functions import Cast
 
 from tables.engine import AwardPot, Hand, ShowHand
 from tables.engine.cards import Card, card_name
@@ -28,7 +29,7 @@ from tables.engine.rules import Betting
 from tables.engine.stud import StudHand
 from tables.hand_names import hand_name
 from tables.online.engine import PlayHand, is_stud, rebuild
-from tables.online.models import ChipAccount, OnlineSeat, OnlineTable, Presence, TableHand
+from tables.online.models import ChipAccount, OnlineSeat, OnlineTable, TableHand
 from tables.online.table_pots import PotView, awarded_pots, middle_pots, won_by_position
 from tournaments.live_clock import namespace
 
@@ -134,6 +135,13 @@ class TableView:
     my_call: int  # what the viewer would call now: a "Call N" pre-action box watches it
     stud: bool  # R7.2: no button, no blinds, a bring-in
 
+    @property
+    def shows_total(self) -> bool:
+        """The total besides the pots: while bets lie in front of the players, or side pots."""
+        return bool(self.pot_total) and (
+            len(self.pots) > 1 or self.pot_total != sum(pot.amount for pot in self.pots)
+        )
+
 
 def _viewer_id(viewer: User | AnonymousUser) -> int | None:
     return viewer.pk if viewer.is_authenticated else None
@@ -167,6 +175,7 @@ class TableSnapshot:
     names: dict[int, str]  # seat number -> the player's name at the table
     hand: TableHand | None
     moves: tuple[dict[str, Any], ...]
+    away: frozenset[int] = frozenset()  # seats whose player's connection dropped: not cached
 
 
 def _snapshot_key(table_id: int, created_at: datetime, version: int) -> str:
@@ -219,7 +228,41 @@ def table_snapshot(table: OnlineTable | TableTag) -> TableSnapshot | None:
     except Exception:
         logger.exception("could not read table %s's snapshot", table.pk)
         found = None
-    return found if isinstance(found, TableSnapshot) else build_snapshot(table.pk)
+    snapshot = found if isinstance(found, TableSnapshot) else build_snapshot(table.pk)
+    if snapshot is None:
+        return None
+    # A drop changes no version: the tag reads it with the version, a page load here.
+    away = table.away if isinstance(table, TableTag) else _away(table.pk)
+    return replace(snapshot, away=away) if away else snapshot
+
+
+def _away(table_id: int) -> frozenset[int]:
+    """The seats whose player's stream dropped (the server saw it: R3.10)."""
+    row = (
+        OnlineTable.objects.filter(pk=table_id)
+        .annotate(away=_away_seats())
+        .values_list("away")
+        .first()
+    )
+    return _numbers(row[0] if row else None)
+
+
+def _away_seats() -> Subquery:
+    """The numbers of a table's seats whose player's connection dropped, as "2,5"."""
+    return Subquery(
+        OnlineSeat.objects.filter(
+            table_id=OuterRef("pk"),
+            user__presence__streams__lte=0,
+            user__presence__dropped_at__isnull=False,
+        )
+        .values("table_id")
+        .annotate(seats=StringAgg(Cast("number", CharField()), Value(","), order_by="number"))
+        .values("seats")
+    )
+
+
+def _numbers(text: str | None) -> frozenset[int]:
+    return frozenset(int(number) for number in text.split(",")) if text else frozenset()
 
 
 def visible_cards(hand: TableHand, engine: PlayHand, position: int, viewer_id: int | None) -> bool:
@@ -257,7 +300,7 @@ def table_view(table: OnlineTable | TableSnapshot, viewer: User | AnonymousUser)
             view.stack = seat.stack
             view.status = seat.status
             view.posts_big_blind = seat.posts_big_blind
-    _mark_away(views, snapshot.seats)
+            view.away = seat.number in snapshot.away and not seat.is_bot
     highlight: frozenset[Card] = frozenset()
     if hand is not None and engine is not None:
         highlight = _winning_cards(hand, engine)
@@ -322,19 +365,6 @@ def _results(
         return []
     by_position = [names.get(number, "—") for number in hand.seat_numbers]
     return awarded_pots(engine, by_position)
-
-
-def _mark_away(views: list[SeatView], seats: tuple[OnlineSeat, ...]) -> None:
-    """A player whose browser's stream dropped (the server saw it, R3.10) is marked away."""
-    people = {seat.user_id: seat.number for seat in seats if not seat.is_bot}
-    if not people:
-        return
-    dropped = Presence.objects.filter(
-        user_id__in=people, streams__lte=0, dropped_at__isnull=False
-    ).values_list("user_id", flat=True)
-    by_number = {view.number: view for view in views}
-    for user_id in dropped:
-        by_number[people[user_id]].away = True
 
 
 def _stakes(table: OnlineTable, hand: TableHand | None) -> tuple[int, int]:
@@ -473,6 +503,7 @@ class TableTag:
     version: int
     created_at: datetime
     etag: str
+    away: frozenset[int] = frozenset()  # seats whose player's connection dropped
 
 
 def table_tag(table_id: int, viewer_id: int | None, language: str) -> TableTag | None:
@@ -483,15 +514,17 @@ def table_tag(table_id: int, viewer_id: int | None, language: str) -> TableTag |
     chips = ChipAccount.objects.filter(user_id=viewer_id or 0).values("balance")[:1]
     row = (
         OnlineTable.objects.filter(pk=table_id)
-        .annotate(chips=Subquery(chips))
-        .values_list("version", "created_at", "chips")
+        .annotate(chips=Subquery(chips), away=_away_seats())
+        .values_list("version", "created_at", "chips", "away")
         .first()
     )
     if row is None:
         return None
-    version, created_at, balance = row
-    etag = f"t{table_id}-v{version}-u{viewer_id or 0}-b{balance}-{language}"
-    return TableTag(pk=table_id, version=version, created_at=created_at, etag=etag)
+    version, created_at, balance, dropped = row
+    etag = f"t{table_id}-v{version}-u{viewer_id or 0}-b{balance}-a{dropped or ''}-{language}"
+    return TableTag(
+        pk=table_id, version=version, created_at=created_at, etag=etag, away=_numbers(dropped)
+    )
 
 
 def lobby_tables() -> list[OnlineTable]:
