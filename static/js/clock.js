@@ -172,11 +172,13 @@
     if (!newer(state.id, clockId)) return;
     clockId = state.id;
     upcoming = state.next ? { endsAt: state.next.at, html: state.next.html } : null;
-    // A level with a chip-up (R5.11) ended: the chip-up banner fetches itself, spread over ten
-    // seconds (500 phones asking within two kept the web processes busy for seconds, and the
-    // floor's next press waited behind them). Other level changes ask nothing more.
+    // A level with a chip-up (R5.11) ended: the chip-up banner, and only it, fetches itself at a
+    // moment within CHIP_UP_SPREAD_MS (it polls that often anyway). Every part of the page
+    // asking within ten seconds (fm:changed: standings too, 1,000 requests from 500 phones)
+    // kept the web processes busy, and the floor's next presses (a Pause, a Resume) reached the
+    // phones 1.4 s late (issue 17). Other level changes ask nothing more.
     if (pushed && pushed.chip_up && state.level_index !== pushed.level_index) {
-      setTimeout(() => document.body.dispatchEvent(new CustomEvent("fm:changed")), Math.random() * 10000);
+      setTimeout(refreshChipUp, Math.random() * CHIP_UP_SPREAD_MS);
     }
     pushed = state;
     const shown = clockEl();
@@ -188,6 +190,14 @@
     } else {
       refresh();
     }
+  }
+
+  // The chip-up banners of the page (templates/tournaments/_live_chip_up.html), fetched again.
+  const CHIP_UP_SPREAD_MS = 20000;
+  function refreshChipUp() {
+    document.querySelectorAll(".live-chip-up[hx-get]").forEach((banner) => {
+      if (window.htmx) window.htmx.ajax("GET", banner.getAttribute("hx-get"), { target: banner, swap: "innerHTML" });
+    });
   }
 
   // Sound: a WebAudio beep, no audio file; the browser allows it only after a user gesture.
