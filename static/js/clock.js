@@ -269,9 +269,11 @@
   // One stream per tab. The browser reconnects by itself (sending Last-Event-ID); if it gives
   // up (an error status), the page opens a new one later and says which state it has.
   let retryMs = 5000;
+  let source = null;
   function openStream() {
+    if (document.hidden) return; // opened when the tab is shown again
     const url = clockId ? `${streamUrl}?last=${encodeURIComponent(clockId)}` : streamUrl;
-    const source = new EventSource(url);
+    source = new EventSource(url);
     source.addEventListener("open", () => {
       streamOpen = true;
       retryMs = 5000;
@@ -285,21 +287,38 @@
       const clock = message.what === "clock" || message.what === "level";
       if (clock || targetId !== "clock") refresh();
     });
+    const mine = source;
     source.addEventListener("error", () => {
       streamOpen = false;
-      if (source.readyState === EventSource.CLOSED) {
-        setTimeout(openStream, retryMs);
+      if (mine.readyState === EventSource.CLOSED && source === mine) {
+        source = null;
+        setTimeout(() => source || openStream(), retryMs);
         retryMs = Math.min(retryMs * 2, 60000);
       }
     });
   }
-  if (streamUrl && "EventSource" in window) openStream();
+  const streaming = streamUrl && "EventSource" in window;
+  if (streaming) openStream();
 
+  // A tab in the background gives its stream up after a few seconds: a browser opens at most
+  // six connections to a server (HTTP/1.1), and tabs that each held a stream left none for the
+  // pages (issue 16: "the server answered nothing"). Shown again, it reconnects with the id of
+  // the state it has (the server sends the current one if that is older) and fetches.
+  const hiddenCloseMs = 5000;
+  let hiddenTimer = null;
   document.addEventListener("visibilitychange", () => {
-    if (!document.hidden) {
-      tick();
-      refresh();
+    if (document.hidden) {
+      hiddenTimer = setTimeout(() => {
+        if (source) source.close();
+        source = null;
+        streamOpen = false;
+      }, hiddenCloseMs);
+      return;
     }
+    clearTimeout(hiddenTimer);
+    if (streaming && !source) openStream();
+    tick();
+    refresh();
   });
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) refresh();
