@@ -226,7 +226,8 @@ def test_the_end_of_a_chip_up_level_refreshes_the_chip_up_banner_and_nothing_els
     # clock.js's own fetches (htmx.ajax), not the banner's and standings' polls every 20 s.
     phone_page.evaluate(
         "window.asked = []; const ajax = window.htmx.ajax;"
-        "window.htmx.ajax = (...call) => { window.asked.push(call[1]); return ajax(...call); }"
+        "window.htmx.ajax = (...call) => { window.asked.push(call[1]); return ajax(...call); };"
+        "true"  # (a function as the result would be called by Playwright)
     )
     expect(page.get_by_test_id("clock-status")).to_have_text("Paused")
     page.get_by_role("button", name="Next level").click()
