@@ -98,7 +98,7 @@ LEVEL = re.compile(rb'data-level-index="(\d+)"')
 VERSION = re.compile(rb'data-version="(\d+)"')
 ETAG = re.compile(rb'data-etag="([^"]*)"')
 TICK = 0.2  # clock.js ticks every 200 ms
-CHIP_UP_SPREAD = 20.0  # clock.js: the chip-up banner fetches itself within 20 s of its level's end
+CHIP_UP_SPREAD = 20.0  # --chip-up-follow banner: within 20 s of the chip-up level's end
 
 
 class Phone:
@@ -246,8 +246,9 @@ class Phone:
         if pushed and pushed.get("chip_up") and state["level_index"] != pushed["level_index"]:
             if self.args.chip_up_follow == "all":  # the design before issue 17
                 self.spawn(self.follow(spread=10.0))  # fm:changed: standings and banner
-            else:
+            elif self.args.chip_up_follow == "banner":  # a step between
                 self.spawn(self.follow(spread=CHIP_UP_SPREAD, paths=(self.args.chip_up,)))
+            # "none" (clock.js): the banner shows it at its own 20-s poll, not modelled here
         self.pushed = state
         if (state["version"], state["level_index"]) >= (self.version, self.level or 0):
             ends = parse_time(state["ends_at"]) if state["ends_at"] else None
@@ -661,8 +662,9 @@ def main() -> None:
     parser.add_argument("--throughput-seconds", type=float, default=10.0)
     parser.add_argument("--static", default="/static/js/clock.js")
     parser.add_argument(
-        "--chip-up-follow", choices=["banner", "all"], default="banner",
-        help="at a chip-up level's end: the banner within 20 s (clock.js), or all within 10 s",
+        "--chip-up-follow", choices=["none", "banner", "all"], default="none",
+        help="at a chip-up level's end: nothing (clock.js), the banner within 20 s, or the "
+        "standings and banner within 10 s (before issue 17)",
     )  # fmt: skip
     args = parser.parse_args()
     args.fragment = f"/e/{args.code}/clock/"

@@ -28,7 +28,6 @@
   let upcoming = null; // {endsAt, html}: what the clock shows once the level in force runs out
   let streamOpen = false;
   let sentAt = null; // the server's time as the stream sent the fragment being placed
-  let pushed = null; // the last clock state the stream brought
 
   const clockEl = () => document.getElementById("clock");
 
@@ -172,15 +171,11 @@
     if (!newer(state.id, clockId)) return;
     clockId = state.id;
     upcoming = state.next ? { endsAt: state.next.at, html: state.next.html } : null;
-    // A level with a chip-up (R5.11) ended: the chip-up banner, and only it, fetches itself at a
-    // moment within CHIP_UP_SPREAD_MS (it polls that often anyway). Every part of the page
-    // asking within ten seconds (fm:changed: standings too, 1,000 requests from 500 phones)
-    // kept the web processes busy, and the floor's next presses (a Pause, a Resume) reached the
-    // phones 1.4 s late (issue 17). Other level changes ask nothing more.
-    if (pushed && pushed.chip_up && state.level_index !== pushed.level_index) {
-      setTimeout(refreshChipUp, Math.random() * CHIP_UP_SPREAD_MS);
-    }
-    pushed = state;
+    // A level with a chip-up (R5.11) ended: nothing is fetched. The chip-up banner shows it
+    // at its own poll (every 20 s, templates/tournaments/_live_chip_up.html). When 500 phones
+    // fetched their standings and banners within 10 s (or only the banners within 20 s), the
+    // web processes fell seconds behind and the floor's next Pause or Resume waited behind
+    // them (issue 17, bench/RESULTS.md).
     const shown = clockEl();
     if (shown && shown.dataset.etag === state.etag) {
       const serverNow = Date.parse(state.now);
@@ -190,14 +185,6 @@
     } else {
       refresh();
     }
-  }
-
-  // The chip-up banners of the page (templates/tournaments/_live_chip_up.html), fetched again.
-  const CHIP_UP_SPREAD_MS = 20000;
-  function refreshChipUp() {
-    document.querySelectorAll(".live-chip-up[hx-get]").forEach((banner) => {
-      if (window.htmx) window.htmx.ajax("GET", banner.getAttribute("hx-get"), { target: banner, swap: "innerHTML" });
-    });
   }
 
   // Sound: a WebAudio beep, no audio file; the browser allows it only after a user gesture.
