@@ -161,6 +161,10 @@ def stop_all(processes: list[Child], *, grace: float) -> None:
         if not child.gone():
             log(f"{child.name} did not stop within {grace:.0f} s: killed")
             child.signal(signal.SIGKILL, group=True)
+    deadline = time.monotonic() + 2  # SIGKILL cannot be ignored; the group goes at once
+    while time.monotonic() < deadline and not all(child.gone() for child in processes):
+        time.sleep(0.05)
+    for child in processes:
         if child.process is not None:
             child.process.wait()
         with contextlib.suppress(FileNotFoundError):
