@@ -82,7 +82,9 @@ def calculator(args: argparse.Namespace, rng: random.Random) -> None:
         measured, exact_s = "", ""
         if not result.exact and players <= args.exact_up_to:
             paid = deals._prizes_for(stacks, prizes)
-            exact, spent = timed(lambda s=stacks, p=paid, k=places: deals._icm_exact(s, p, k), 1)
+            exact, _, spent = cpu_timed(
+                lambda s=stacks, p=paid, k=places: deals._icm_exact(s, p, k)
+            )
             error = max(abs(a - b) for a, b in zip(result.equity, exact, strict=True))
             measured, exact_s = f"{error:.0f}", f"{spent:.2f}"
         method = "exact" if result.exact else f"estimate ({result.trials:,} finishes)"

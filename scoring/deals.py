@@ -82,9 +82,10 @@ def _prizes_for(stacks: Sequence[int], prizes: Sequence[int]) -> tuple[int, ...]
 
 
 # Engineering limits (bench/RESULTS.md, "ICM"). The exact recursion takes one step for each set
-# of players placed above the place being decided and each player left; past this many steps
-# (16 players, every place paid: about 0.2 s, 0.9 s on the loaded CI machine) ICM is estimated.
-EXACT_ICM_STEPS = 600_000
+# of players placed above the place being decided and each player left; a step of the last paid
+# place costs about a third (nothing is carried on). Past this many steps (17 players with every
+# place paid, or about 190 with 3 paid: some 0.6 s of CPU on the CI machine) ICM is estimated.
+EXACT_ICM_STEPS = 1_200_000
 # The estimate simulates whole finishing orders: this many random numbers in all, about as long.
 ESTIMATE_DRAWS = 1_000_000
 ESTIMATE_SEED = 16  # fixed: the same chips give the same deal, on the page and when saved
@@ -105,8 +106,13 @@ class IcmResult:
 
 
 def icm_steps(players: int, places: int) -> int:
-    """The exact recursion's steps: for each set of players placed above, each one left."""
-    return sum(comb(players, placed) * (players - placed) for placed in range(places))
+    """The exact recursion's cost in steps: for each set of players placed above, each one left
+    (a step of the last paid place counted as a third)."""
+    if places == 0:
+        return 0
+    carried = sum(comb(players, placed) * (players - placed) for placed in range(places - 1))
+    last = comb(players, places - 1) * (players - places + 1)
+    return carried + last // 3
 
 
 def _places_paid(paid: Sequence[int]) -> int:
@@ -169,7 +175,7 @@ def _icm_estimate(stacks: Sequence[int], paid: Sequence[int], places: int) -> Ic
 def icm(stacks: Sequence[int], prizes: Sequence[int]) -> IcmResult:
     """Malmuth-Harville equities: exact while it is fast, else a seeded estimate with its error.
 
-    Exact up to EXACT_ICM_STEPS (every place paid: 16 players; 3 places paid: 150); beyond,
+    Exact up to EXACT_ICM_STEPS (every place paid: 17 players; 3 places paid: 190); beyond,
     ESTIMATE_DRAWS simulated card draws; more than MAX_DEAL_PLAYERS players is refused.
     """
     check_stacks(stacks)

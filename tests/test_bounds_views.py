@@ -61,14 +61,20 @@ def test_the_reference_document_imports(admin_client, structure):
     assert BlindStructure.objects.filter(name="Imported").exists()
 
 
-@pytest.mark.parametrize("value", [HUGE, NEGATIVE, ZERO])
-@pytest.mark.parametrize("field", ["small_blind", "big_blind", "minutes", "starting_stack"])
+IMPORT_FIELDS = ["small_blind", "big_blind", "ante", "minutes", "chip_up", "starting_stack",
+                 "smallest_chip"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [(f, v) for f in IMPORT_FIELDS for v in (HUGE, NEGATIVE, ZERO) if (f, v) != ("ante", ZERO)],
+)
 def test_an_absurd_number_in_an_import_is_refused_with_the_reason(
     admin_client, structure, field, value
 ):
     data = document()
-    if field == "starting_stack":
-        data["starting_stack"] = value
+    if field in ("starting_stack", "smallest_chip"):
+        data[field] = value
     else:
         data["levels"][1][field] = value
     before = structure_snapshot()

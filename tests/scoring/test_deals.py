@@ -196,7 +196,7 @@ def test_ten_players_take_milliseconds():
 
 @pytest.mark.parametrize(
     ("players", "paid", "exact"),
-    [(16, 16, True), (17, 17, False), (40, 3, True), (200, 3, False), (30, 30, False)],
+    [(17, 17, True), (18, 18, False), (190, 3, True), (200, 3, False), (30, 30, False)],
 )
 def test_icm_is_exact_while_fast_and_estimated_beyond(players, paid, exact):
     """The exact recursion up to EXACT_ICM_STEPS; an estimate beyond it, never minutes."""
@@ -221,6 +221,12 @@ def test_the_estimate_is_within_its_stated_error_of_the_exact_value():
     assert 0 < estimate.error < 0.01 * prizes[0]  # under 1 % of 1st prize
     for got, want in zip(estimate.equity, exact, strict=True):
         assert abs(got - want) <= estimate.error  # the bound is 3 standard errors
+
+
+def test_the_cost_counts_each_set_placed_and_each_player_left():
+    assert deals.icm_steps(3, 3) == 3 + 3 * 2 + 3 // 3  # {}, {a}, {b}, {c}; then pairs
+    assert deals.icm_steps(4, 1) == 4 // 3
+    assert deals.icm_steps(4, 0) == 0
 
 
 def test_the_estimate_is_seeded_so_the_saved_deal_is_the_one_shown():
