@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -263,3 +264,24 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hand_secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- Log-in attempts (django-axes, issue 16) ------------------------------------------------------
+# Five wrong passwords lock the account and, separately, the address for 15 minutes (a 429 page
+# that says so, templates/registration/locked_out.html); a right password resets the count.
+# Every failure is kept (admin: Axes), each lockout is audited (tournaments.login_audit).
+# Addresses are REMOTE_ADDR; behind a reverse proxy set TRUSTED_PROXY_COUNT (docs/operations.md).
+INSTALLED_APPS += ["axes"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as axes requires
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+if _proxies := int(os.environ.get("TRUSTED_PROXY_COUNT", "0")):
+    AXES_IPWARE_PROXY_COUNT = _proxies
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]

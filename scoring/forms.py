@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.services import StackInput
 from tables.engine import parse_card
+from tournaments.bounds import DB_INT_MAX, MAX_CHIPS, MAX_ID
 from tournaments.models import Entry
 
 # 12000, 12,000, 12.000 (German) or 12 000; never a fraction.
@@ -27,6 +28,10 @@ def parse_stack(raw: str | None) -> int | None:
     value = int(re.sub(r"\D", "", text))
     if value <= 0:
         raise forms.ValidationError(_("A stack is a positive whole number of chips."))
+    if value > MAX_CHIPS:
+        raise forms.ValidationError(
+            _("A stack is at most %(most)s chips.") % {"most": f"{MAX_CHIPS:,}"}
+        )
     return value
 
 
@@ -132,7 +137,7 @@ class StopForm(StacksForm):
 class QuitForm(forms.Form):
     """R5.9: the player who quits and the chips that leave play with him."""
 
-    entry = forms.IntegerField(label=_("Player"))
+    entry = forms.IntegerField(label=_("Player"), min_value=1, max_value=MAX_ID)
     stack = forms.CharField(label=_("Chips leaving play"), required=False, max_length=20)
     key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
@@ -143,6 +148,6 @@ class QuitForm(forms.Form):
 class HandDoneForm(forms.Form):
     """TDA RP-8: a table reports the hand-for-hand hand done (or takes that report back)."""
 
-    table = forms.IntegerField(label=_("Table"), min_value=1)
-    hand = forms.IntegerField(label=_("Hand"), min_value=1)
+    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=MAX_ID)
+    hand = forms.IntegerField(label=_("Hand"), min_value=1, max_value=DB_INT_MAX)
     key = forms.CharField(max_length=64, required=False)
