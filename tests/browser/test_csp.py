@@ -113,3 +113,19 @@ def test_the_main_pages_work_under_the_policy(live_server, watched):
     expect(page.locator(".datetimeshortcuts").first).to_be_attached()
     assert violations == []
     assert bob  # dealt in
+
+
+@pytest.mark.urls("tests.browser.csp_urls")
+def test_htmx_runs_a_swapped_script_only_if_the_server_gave_it_the_fragments_nonce(
+    live_server, watched
+):
+    """static/js/page.js: a fragment's scripts that carry its response's nonce run with the
+    page's; a script without it (as injected markup would be) is refused."""
+    page, violations = watched
+    page.goto(f"{live_server.url}/csp-page/")
+    page.get_by_role("button", name="Load").click()
+    expect(page.get_by_test_id("fragment")).to_have_text("swapped")
+    expect(page.locator("body")).to_have_attribute("data-marked", "yes")
+    page.wait_for_function("window.__csp.length > 0")
+    assert page.evaluate("document.body.dataset.injected") is None
+    assert [v for v in violations if "script-src" in v]
