@@ -224,7 +224,7 @@ def test_the_end_of_a_chip_up_level_tells_the_chip_up_banner_and_nothing_else_do
     expect(page.get_by_test_id("clock-status")).to_have_text("Paused")
     page.get_by_role("button", name="Next level").click()
     expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 2", timeout=FOLLOW_MS)
-    phone_page.wait_for_function("window.told === 1", timeout=11_000)  # within 10 s
+    phone_page.wait_for_function("() => window.told === 1", timeout=11_000)  # within 10 s
     expect(page.get_by_test_id("level-name")).to_have_text("Level 2")
     page.get_by_role("button", name="Next level").click()
     expect(phone_page.get_by_test_id("level-name")).to_have_text("Level 3", timeout=FOLLOW_MS)

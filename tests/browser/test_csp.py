@@ -57,7 +57,7 @@ def test_an_inline_script_without_the_nonce_is_refused_and_reported(live_server,
         "() => { const s = document.createElement('script');"
         " s.textContent = 'window.__ran = 1'; document.body.append(s); }"
     )
-    page.wait_for_function("window.__csp.length > 0")
+    page.wait_for_function("() => window.__csp.length > 0")
     assert page.evaluate("window.__ran") is None
     assert any(v.startswith("script-src") for v in page.evaluate("window.__csp"))
     assert any("CSP violation: script-src" in v for v in violations)
@@ -126,6 +126,6 @@ def test_htmx_runs_a_swapped_script_only_if_the_server_gave_it_the_fragments_non
     page.get_by_role("button", name="Load").click()
     expect(page.get_by_test_id("fragment")).to_have_text("swapped")
     expect(page.locator("body")).to_have_attribute("data-marked", "yes")
-    page.wait_for_function("window.__csp.length > 0")
+    page.wait_for_function("() => window.__csp.length > 0")
     assert page.evaluate("document.body.dataset.injected") is None
     assert [v for v in violations if "script-src" in v]
