@@ -1,8 +1,10 @@
 """The Celery app: tasks from every app, settings from Django's (CELERY_ prefix)."""
 
 import os
+import sys
 
 from celery import Celery, signals
+from django.core.exceptions import ImproperlyConfigured
 from kombu.transport import TRANSPORT_ALIASES
 
 from config.startup import require_secret_key
@@ -21,4 +23,7 @@ app.autodiscover_tasks()
 @signals.beat_init.connect
 def _require_secret_key(**_: object) -> None:
     """A worker or beat refuses to start in production without SECRET_KEY, like the web."""
-    require_secret_key()
+    try:
+        require_secret_key()
+    except ImproperlyConfigured as error:
+        sys.exit(str(error))  # Celery logs an exception from a signal handler and goes on

@@ -129,3 +129,21 @@ def test_hsts_only_with_https(tmp_path):
                          capture_output=True, text=True, timeout=120)  # fmt: skip
     assert "HSTS max-age=31536000" in on.stdout, on.stderr
     assert "HSTS None" in off.stdout, off.stderr
+
+
+@pytest.mark.parametrize("command", ["worker", "beat"])
+def test_a_production_worker_or_beat_without_secret_key_refuses_to_start(command, tmp_path):
+    """Celery only logs an exception from a signal handler: the refusal must end the process."""
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        FLOORMAN_VAR_DIR=str(tmp_path),
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/unused",
+    )
+    extra = ["--pool", "solo"] if command == "worker" else ["--schedule", str(tmp_path / "s")]
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("celery")), "-A", "config", command, *extra],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "SECRET_KEY is not set" in done.stderr

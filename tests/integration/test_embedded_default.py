@@ -35,6 +35,7 @@ def embedded_env(tmp_path: Path) -> dict[str, str]:
         CELERY_TASK_ALWAYS_EAGER=None,
         FLOORMAN_VAR_DIR=str(tmp_path / "var"),
         CLOCK_RECONCILE_SECONDS="0.5",
+        SECRET_KEY=None,  # as `make run`: the embedded default keeps its own key under var/
     )
 
 
