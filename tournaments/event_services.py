@@ -27,7 +27,6 @@ from tournaments.models import (
 from tournaments.money_models import MONEY_PROBLEMS
 from tournaments.services import record_audit
 
-
 CLOCK_FIELDS = ["clock_level_index", "clock_level_started_at", "clock_paused_at"]
 
 
