@@ -24,7 +24,7 @@ def step_label(step: FloorStep | None) -> str:
             StepKind.STOP: _("the agreed stop: %(names)s"),
         }[StepKind(step.kind)] % {"names": _names(step)}
         if "ended_event" in step.data and step.status == StepStatus.DONE:
-            text = f"{text} {_('(the event runs on)')}"
+            text = _("%(step)s (the event runs on)") % {"step": text}
         return text
     moves = list(step.moves.select_related("entry__player"))
     if step.kind == StepKind.MOVE and moves:
