@@ -145,6 +145,7 @@ def render_floor(
 def floor_done(request: HttpRequest, event: Event) -> HttpResponse:
     """After a successful action: the fresh fragment for htmx, a redirect (PRG) otherwise."""
     if getattr(request, "htmx", None):
+        event.refresh_from_db()  # the action may have ended it (scoring.services.end_event)
         return render_floor(request, event)
     return HttpResponseRedirect(reverse("floor:tables", args=[event.pk]))
 

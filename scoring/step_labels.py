@@ -5,11 +5,13 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.models import EliminationKind
 from tables.models import FloorStep, StepKind, StepStatus
 
 
 def _names(step: FloorStep) -> str:
-    outs = step.eliminations.select_related("entry__player").order_by("place", "pk")
+    outs = step.eliminations.exclude(kind=EliminationKind.WINNER).select_related("entry__player")
+    outs = outs.order_by("place", "pk")
     return ", ".join(f"{out.entry.label} ({out.place})" for out in outs)
 
 
