@@ -190,3 +190,27 @@ def test_a_player_signs_up_and_the_floor_approves(live_server, browser, width, h
     login(page, live_server, name, password="long enough pw")
     expect(page.locator(".topbar")).to_contain_text(name)
     context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_season_chart_on_the_season_page_and_the_tv(live_server, browser, width, height):
+    from tests.scoring.season_helpers import finished_event, make_season  # noqa: PLC0415
+
+    season = make_season(name="Winter")
+    finished_event(season=season, names=["Anna", "Ben", "Carl", "Dora"], name="One")
+    finished_event(season=season, names=["Ben", "Dora", "Anna"], name="Two")
+    finished_event(season=season, names=["Carl", "Anna", "Ben"], name="Three")
+    tonight = make_event(name="Tonight")
+    Event.objects.filter(pk=tonight.pk).update(season=season)
+    context, page = _page(browser, width, height)
+    page.goto(f"{live_server.url}/seasons/{season.pk}/")
+    chart = page.get_by_test_id("season-chart")
+    chart.scroll_into_view_if_needed()
+    expect(chart.locator("[data-testid=season-line]")).to_have_count(4)
+    expect(chart.locator("svg")).to_be_visible()
+    assert chart.locator("svg").bounding_box()["width"] <= width
+    _shot(page, "season-chart", width)
+    page.goto(f"{live_server.url}/e/{tonight.code}/tv/")
+    expect(page.get_by_test_id("tv-season").locator("[data-testid=season-line]")).to_have_count(4)
+    _shot(page, "tv-season", width)
+    context.close()

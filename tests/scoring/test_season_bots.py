@@ -51,3 +51,26 @@ def test_a_season_with_bots_counts_everyone():
     _night(season)
     table = {line.player_name: line.points for line in season_table(season).standings}
     assert table == {"Bot Anna": 4, "Carl": 3, "Dora": 2, "Bot Ben": 1}
+
+
+def test_the_season_chart_draws_each_leaders_running_total(client):
+    from django.urls import reverse  # noqa: PLC0415
+
+    from scoring.season_chart import season_chart  # noqa: PLC0415
+
+    season = make_season(formula="linear")
+    finished_event(season=season, names=["Anna", "Ben", "Carl"], name="One")
+    finished_event(season=season, names=["Ben", "Anna"], name="Two")
+    chart = season_chart(season)
+    totals = {line.name: line.total for line in chart.lines}
+    assert totals == {"Anna": 3 + 1, "Ben": 2 + 2, "Carl": 1}  # R6.1 after each event
+    assert [tick.title for tick in chart.x_ticks] == ["One", "Two"]
+    anna = next(line for line in chart.lines if line.name == "Anna")
+    ben = next(line for line in chart.lines if line.name == "Ben")
+    assert len(anna.points.split()) == 2
+    assert anna.end_y == ben.end_y and abs(anna.label_y - ben.label_y) >= 16  # names apart
+    page = client.get(reverse("seasons:season_detail", args=[season.pk])).content.decode()
+    assert 'data-testid="season-chart"' in page and page.count('data-testid="season-line"') == 3
+    fragment = client.get(reverse("seasons:season_chart", args=[season.pk]))
+    assert fragment.status_code == 200 and b"<svg" in fragment.content
+    assert b"<script" not in fragment.content
