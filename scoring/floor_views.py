@@ -20,6 +20,7 @@ from django_htmx.middleware import HtmxDetails
 from scoring import satellites
 from scoring.hand_for_hand_services import hand_for_hand_view, reopenable_hand
 from scoring.selectors import event_standings
+from scoring.step_labels import step_label
 from tables import forms, services
 from tables.models import FloorStep, MoveReason, StepStatus
 from tables.selectors import tables_with_seats
@@ -99,6 +100,8 @@ def floor_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str,
                 )
             moves.append({"move": move, "why": why, "waits": not move.dealt_in})
     steps = FloorStep.objects.filter(event=event)
+    undo_step = steps.filter(status=StepStatus.DONE).order_by("-sequence").first()
+    redo_step = steps.filter(status=StepStatus.UNDONE).order_by("sequence").first()
     context: dict[str, Any] = {
         "event": event,
         "entries": entries,
@@ -115,8 +118,10 @@ def floor_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str,
         "reopenable_hand": reopenable_hand(event),  # its reports can still be taken back
         "standings": event_standings(event),
         "money": floor_money(event, entries),  # docs/money.md; a freeroll shows none
-        "undo_step": steps.filter(status=StepStatus.DONE).order_by("-sequence").first(),
-        "redo_step": steps.filter(status=StepStatus.UNDONE).order_by("sequence").first(),
+        "undo_step": undo_step,
+        "redo_step": redo_step,
+        "undo_label": step_label(undo_step),
+        "redo_label": step_label(redo_step),
         "register_form": forms.RegisterForm(),
         "draw_form": draw_form(event, entries),
         "is_final": event.kind == EventKind.FINAL,
@@ -140,6 +145,7 @@ def render_floor(
 def floor_done(request: HttpRequest, event: Event) -> HttpResponse:
     """After a successful action: the fresh fragment for htmx, a redirect (PRG) otherwise."""
     if getattr(request, "htmx", None):
+        event.refresh_from_db()  # the action may have ended it (scoring.services.end_event)
         return render_floor(request, event)
     return HttpResponseRedirect(reverse("floor:tables", args=[event.pk]))
 

@@ -16,6 +16,7 @@ from django.http import (
     HttpResponseRedirect,
 )
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import get_conditional_response
 from django.utils.text import slugify
@@ -26,10 +27,12 @@ from django.views.decorators.vary import vary_on_headers
 from scoring import season_selectors as selectors
 from scoring.payout_selectors import event_payouts
 from scoring.satellites import compute_super_final_stacks
+from scoring.season_chart import season_chart
 from scoring.season_forms import FormulaForm, WhatIfForm
 from scoring.season_services import change_season_formula
 from tournaments.csv_export import csv_response
 from tournaments.entry_services import FloorError, stack_rule
+from tournaments.fragments import conditional_fragment
 from tournaments.models import Event, Player, Season
 from tournaments.money_format import currency
 from tournaments.permissions import admin_required, floor_required
@@ -39,6 +42,16 @@ from tournaments.selectors import is_admin
 def _bad_formula(form: FormulaForm | WhatIfForm) -> HttpResponseBadRequest:
     reason = "; ".join(str(error) for error in form.errors.get("formula", []))
     return HttpResponseBadRequest(reason or _("Unknown points formula."), content_type="text/plain")
+
+
+@require_GET
+def season_chart_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The season chart alone, for the TV of an event in the season; 304 while unchanged."""
+    season = get_object_or_404(Season, pk=pk)
+    html = render_to_string(
+        "scoring/_season_chart.html", {"chart": season_chart(season)}, request=request
+    )
+    return conditional_fragment(request, html)
 
 
 @require_GET
@@ -62,6 +75,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "table": table,
         "what_if_form": WhatIfForm(initial={"formula": table.formula}),
         "formula_form": FormulaForm(initial={"formula": season.formula}),
+        "chart": season_chart(season, formula=formula),
     }
     template = "scoring/season_detail.html"
     if getattr(request, "htmx", False):

@@ -91,6 +91,14 @@ class Season(models.Model):
         default=SuperFinalStackRule.BASE_PLUS_BONUS,
         help_text=_("R5.5: how the super final's starting stacks are made up."),
     )
+    include_bots = models.BooleanField(
+        _("house bots count"),
+        default=False,
+        help_text=_(
+            "Off: the season counts people only, ranked among the people of each event; the "
+            "event's own places still list everyone."
+        ),
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -41,6 +41,10 @@ def client_tag(address: str) -> str:
 
 
 def _check_names(*, username: str, display_name: str) -> None:
+    if username.lower().startswith("bot-"):  # the house bots' names (tables.online.services)
+        raise SignUpError(
+            _("Usernames starting with “bot-” are the house bots'."), field="username"
+        )
     if User.objects.filter(username__iexact=username).exists():
         raise SignUpError(
             _("The username “%(name)s” is taken.") % {"name": username}, field="username"

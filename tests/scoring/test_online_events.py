@@ -457,3 +457,20 @@ def test_r5_6_equal_stacks_out_in_the_same_hand_place_by_the_higher_card_in_hand
     assert place[holder["AsAh"]] == 1
     assert place[holder["Kd2c"]] == 2  # the king is the higher card in hand
     assert place[holder["Qc7d"]] == 3
+
+
+def test_an_online_event_is_won_as_a_live_one_is_through_the_same_service():
+    """Issue 18: the last bust wins the event (scoring.services.end_event), the tables close."""
+    from tournaments.models import AuditEvent  # noqa: PLC0415 - only this test reads it
+
+    floor = make_user(username="flo", role="floor")
+    event = online_event(start_players=2, table_size=6)
+    register_bots(event, 2, floor)
+    run_event(event, now=timezone.now())
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+    won = AuditEvent.objects.filter(event=event, action="event.won")
+    assert won.count() == 1 and won.get().data["winner"]
+    assert not AuditEvent.objects.filter(event=event, action="event.finished").exists()
+    assert AuditEvent.objects.filter(event=event, action="online.event_finished").count() == 1
+    assert not OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN)

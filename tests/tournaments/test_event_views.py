@@ -387,22 +387,23 @@ def test_the_floor_confirms_finishing_with_players_still_in(admin_client, admin_
     assert audit.data["players_still_in"] == ["Player 01", "Player 02", "Player 03"]
 
 
-def test_once_the_winner_is_placed_finishing_is_a_status_change(admin_client, running):
+def test_the_last_bust_finishes_the_event_and_a_finish_after_it_changes_nothing(
+    admin_client, running
+):
     event, (first, second, third) = running
     record_busts(event_id=event.pk, actor=None, busts=[StackInput(entry_id=third.pk, stack=500)])
     record_busts(event_id=event.pk, actor=None, busts=[StackInput(entry_id=second.pk, stack=900)])
     places = list(Entry.objects.filter(event=event).order_by("pk").values_list("place", "status"))
     assert places[0] == (1, EntryStatus.FINISHED)  # scoring.services crowned the winner
-    response = finish(admin_client, event)
-    assert response.status_code == 303
     event.refresh_from_db()
-    assert event.status == EventStatus.FINISHED
-    assert (
-        list(Entry.objects.filter(event=event).order_by("pk").values_list("place", "status"))
-        == places
-    )
-    audit = AuditEvent.objects.get(action="event.finished")
-    assert audit.data == {"players_still_in": [], "confirmed": False, "winners": ["Player 01"]}
+    assert event.status == EventStatus.FINISHED  # issue 18: won, the clock stopped
+    audit = AuditEvent.objects.get(action="event.won")
+    assert audit.data["winner"] == "Player 01"
+    before = snapshot()
+    response = finish(admin_client, event)
+    assert response.status_code == 409
+    assert "This event has already finished." in response.content.decode()
+    assert snapshot() == before
 
 
 def test_finishing_stops_the_clock_actions(admin_client, admin_user, running):
