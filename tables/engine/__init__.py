@@ -29,6 +29,7 @@ from tables.engine.commitment import (
     commit,
     new_secret,
     positions_of,
+    reshuffle_order,
 )
 from tables.engine.dealing import Seats, plan_seats
 from tables.engine.describe import HandName, best_five, describe
@@ -124,6 +125,7 @@ __all__ = [
     "plan_seats",
     "positions_of",
     "public_view",
+    "reshuffle_order",
     "rank_of",
     "shuffled_deck",
     "split_pot",

@@ -19,6 +19,7 @@ from tables.engine import (
     Rules,
     TimeOut,
     limit_small_blind,
+    reshuffle_order,
 )
 from tables.engine.draw import DrawHand, Reshuffle, StandPat, Swap
 from tables.engine.stud import BringIn, StudHand, StudRules
@@ -184,6 +185,7 @@ def start_hand(hand: TableHand) -> PlayHand:
             rules=stud_rules_of(hand.rules),
             stacks=[int(stack) for stack in hand.starting_stacks],
             deck=[int(card) for card in hand.deck],
+            reshuffle=reshuffle_order(bytes.fromhex(hand.secret)),  # R7.2: fixed at the deal
         )
     if hand.rules["game"] == Game.DRAW_HOLDEM:
         return DrawHand.start(

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from tables.engine.cards import DECK_SIZE, Card, check_deck, shuffled_deck
 from tables.engine.evaluator import HandCategory
-from tables.engine.stud.rules import DealCommon, DealStud, StudStreet
+from tables.engine.stud.rules import DealCommon, DealStud, StudReshuffle, StudStreet
 
 # What a street gives a player: his down cards (None: unknown) and his up cards.
 Dealt = tuple[tuple[Card, ...] | None, tuple[Card, ...]]
@@ -28,14 +28,18 @@ class StudDeal:
 
     A deck is dealt as at a real table: third street one card at a time from position 0 (two
     rounds down, one up); before each later street a burn card, then one card to each player
-    still in, from position 0 on. Seed 003 / R7.2 when the deck runs short on seventh street:
-    if the stub holds exactly one card per player the burn is skipped; if it holds fewer, one
-    common card is turned up in the middle (after a burn if two cards are left). Mucked and
-    burned cards are never dealt again. A replay counts the cards the same way, so it makes
-    the same decisions, and takes the cards from the records.
+    still in, from position 0 on. R7.2 (seed 003) when the deck cannot give every player still
+    in a card: a burn that would leave fewer cards than players to be dealt is skipped; if even
+    so the deck is short, all but its last card are dealt, the last card and the burns are
+    mixed in the server's ``reshuffle`` order (the scramble and the cut), one is burned if
+    they are more than the players still to be dealt, and the deal goes on. Only if the deck
+    and the burns together cannot give every player a fresh card is one common card turned up
+    in the middle (after a burn if two cards are left). Mucked cards are never dealt again.
+    With at most 8 players only seventh street can run short. A replay counts the cards the
+    same way, so it makes the same decisions, and takes the cards from the records.
     """
 
-    __slots__ = ("_deck", "_given", "_common", "used", "burned")
+    __slots__ = ("_deck", "_given", "_common", "_order", "_burns", "used", "burned", "mix")
 
     def __init__(
         self,
@@ -43,21 +47,37 @@ class StudDeal:
         deck: list[Card] | None,
         given: dict[tuple[int, StudStreet], Dealt] | None = None,
         common: Card | None = None,
+        reshuffle: Sequence[Card] | None = None,
     ) -> None:
         self._deck = deck
         self._given = given or {}
         self._common = common
+        self._order = reshuffle
+        self._burns = 0  # burn cards face down now (known or not)
         self.used = 0  # cards taken off the deck so far, burns included
         self.burned: list[Card] = []  # server-side only: never shown to a player
+        self.mix: StudReshuffle | None = None  # R7.2: the reshuffle of the last street dealt
 
     @classmethod
-    def from_deck(cls, deck: Sequence[Card] | None) -> StudDeal:
-        """A deal from a whole deck (default: a fresh CSPRNG shuffle, R1.1)."""
+    def from_deck(
+        cls, deck: Sequence[Card] | None, reshuffle: Sequence[Card] | None = None
+    ) -> StudDeal:
+        """A deal from a whole deck (default: a fresh CSPRNG shuffle, R1.1). ``reshuffle`` is
+        the server's order for R7.2's mix of the last card and the burns, all 52 cards: the
+        mixed cards are dealt in the order they hold in it (default: a fresh CSPRNG shuffle
+        with the deck's, else the deck's own order; a live table passes a secret one)."""
         cards = shuffled_deck() if deck is None else list(deck)
         if len(cards) != DECK_SIZE:
             raise ValueError(f"a stud deck is all {DECK_SIZE} cards, not {len(cards)}")
         check_deck(cards)  # R1.1: distinct real cards
-        return cls(deck=cards)
+        if reshuffle is None:
+            order = shuffled_deck() if deck is None else cards
+        else:
+            order = list(reshuffle)
+            if len(order) != DECK_SIZE or len(set(order)) != DECK_SIZE:
+                raise ValueError(f"a reshuffle order is all {DECK_SIZE} cards (R7.2)")
+            check_deck(order)
+        return cls(deck=cards, reshuffle=order)
 
     @classmethod
     def from_records(cls, records: Iterable[object]) -> StudDeal:
@@ -73,7 +93,7 @@ class StudDeal:
             elif isinstance(item, DealCommon):
                 common = item.card
                 known.append(item.card)
-        check_deck(known)  # no card dealt twice
+        check_deck(known)  # no card dealt twice (R7.2's reshuffle deals burns, never dealt)
         return cls(deck=None, given=given, common=common)
 
     def third_street(self, players: int) -> list[Dealt]:
@@ -87,29 +107,52 @@ class StudDeal:
 
     def next_street(self, street: StudStreet, seats: Sequence[int]) -> Card | list[Dealt]:
         """The cards of a later street for the players still in (``seats``, in order): a card
-        each (up on fourth to sixth, down on seventh), or R7.2's common card."""
+        each (up on fourth to sixth, down on seventh), or R7.2's common card. ``mix`` is the
+        street's reshuffle, if the deck ran short (R7.2)."""
         need = len(seats)
         stub = DECK_SIZE - self.used
-        common = stub < need
-        if stub > need or (common and stub >= 2):
-            self._burn()
-        if common:
-            return self._common_card()
+        self.mix = None
+        if stub < need:
+            if stub + self._burns < need:  # R7.2: not even the burns give everyone a card
+                if stub >= 2:
+                    self._burn()
+                return self._common_card()
+            cards = self._reshuffled(street, stub, need)
+        else:
+            if stub > need:
+                self._burn()
+            start = self.used
+            self.used += need
+            cards = None if self._deck is None else self._deck[start : start + need]
         up = street < StudStreet.SEVENTH
-        start = self.used
-        self.used += need
-        deck = self._deck
-        if deck is None:
+        if cards is None:
             return [
                 self._given_cards(seat, street, 0 if up else 1, 1 if up else 0) for seat in seats
             ]
-        cards = deck[start : start + need]
         return [((), (card,)) if up else ((card,), ()) for card in cards]
+
+    def _reshuffled(self, street: StudStreet, stub: int, need: int) -> list[Card] | None:
+        """R7.2: all but the deck's last card, then the last card and the burns mixed in the
+        server's order, a burn if they are more than the players still to be dealt."""
+        first = max(stub - 1, 0)
+        mixed = stub - first + self._burns
+        burn = mixed > need - first
+        self.mix = StudReshuffle(street=street, dealt=first, mixed=mixed, burn=burn)
+        self._burns = 1 if burn else 0
+        deck, start = self._deck, self.used
+        self.used = DECK_SIZE
+        if deck is None or self._order is None:
+            return None
+        rank = {card: k for k, card in enumerate(self._order)}
+        pool = sorted([*deck[start + first :], *self.burned], key=rank.__getitem__)
+        self.burned = pool[:1] if burn else []
+        return [*deck[start : start + first], *pool[int(burn) :][: need - first]]
 
     def _burn(self) -> None:
         if self._deck is not None:
             self.burned.append(self._deck[self.used])
         self.used += 1
+        self._burns += 1
 
     def _common_card(self) -> Card:
         deck = self._deck

@@ -190,7 +190,10 @@ class StudState:
         live = [seat for seat in range(self.n) if not self.folded[seat]]
         dealt = self._deal.next_street(street, live)
         if isinstance(dealt, list):
-            for seat, (down, up) in zip(live, dealt, strict=True):
+            mix = self._deal.mix  # R7.2: the deck ran short, its last card and the burns mixed
+            for k, (seat, (down, up)) in enumerate(zip(live, dealt, strict=True)):
+                if mix is not None and k == mix.dealt:
+                    self.records.append(mix)
                 self._give(seat, street, down, up)
         else:
             self.board.append(dealt)
