@@ -14,6 +14,7 @@ Dealt = tuple[tuple[Card, ...] | None, tuple[Card, ...]]
 
 # A showing hand is ranked by its groups of equal ranks only: straights and flushes on board
 # never count for the order of action (Robert's Rules), so four up cards are at best quads.
+_FULL_DECK = list(range(DECK_SIZE))
 _SHAPES = {
     (4,): HandCategory.FOUR_OF_A_KIND,
     (3, 2): HandCategory.FULL_HOUSE,  # only with the common card: five cards showing
@@ -69,14 +70,14 @@ class StudDeal:
         cards = shuffled_deck() if deck is None else list(deck)
         if len(cards) != DECK_SIZE:
             raise ValueError(f"a stud deck is all {DECK_SIZE} cards, not {len(cards)}")
-        check_deck(cards)  # R1.1: distinct real cards
+        if sorted(cards) != _FULL_DECK:
+            check_deck(cards)  # R1.1: distinct real cards; says which is wrong
         if reshuffle is None:
             order = shuffled_deck() if deck is None else cards
         else:
             order = list(reshuffle)
-            if len(order) != DECK_SIZE or len(set(order)) != DECK_SIZE:
-                raise ValueError(f"a reshuffle order is all {DECK_SIZE} cards (R7.2)")
-            check_deck(order)
+            if sorted(order) != _FULL_DECK:
+                raise ValueError(f"a reshuffle order is all {DECK_SIZE} cards once (R7.2)")
         return cls(deck=cards, reshuffle=order)
 
     @classmethod
@@ -177,16 +178,19 @@ def showing_key(cards: Sequence[Card]) -> tuple[int, tuple[int, ...], tuple[Card
     """How high a showing hand is (R7.2): its groups of equal ranks (quads, trips, two pair,
     pair, high cards), then its ranks in reading order, then seed 003's suit tie-break: the
     cards in reading order by suit (R1.6), so the highest suit of the best group decides."""
-    counts: dict[int, int] = {}
-    for card in cards:
-        counts[card >> 2] = counts.get(card >> 2, 0) + 1
     # Reading order: the biggest group first, higher ranks first, higher suits first.
-    ordered = tuple(sorted(cards, key=lambda card: counts[card >> 2] << 6 | card, reverse=True))
+    ordered = sorted(cards, reverse=True)
+    ranks = [card >> 2 for card in ordered]
+    if len(set(ranks)) == len(ranks):  # no pair: most showing hands
+        return HandCategory.HIGH_CARD, tuple(ranks), tuple(ordered)
+    counts: dict[int, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    ordered.sort(key=lambda card: counts[card >> 2], reverse=True)  # stable: ranks stay high first
     most = counts[ordered[0] >> 2]
     second = counts[ordered[most] >> 2] if len(ordered) > most else 0
     shape = (most, second) if second > 1 else (most,)
-    category = _SHAPES.get(shape, HandCategory.HIGH_CARD)
-    return category, tuple(card >> 2 for card in ordered), ordered
+    return _SHAPES[shape], tuple(card >> 2 for card in ordered), tuple(ordered)
 
 
 def high_hand_seat(
@@ -194,7 +198,9 @@ def high_hand_seat(
 ) -> int:
     """R7.2: the player whose up cards (with a common card) make the best showing hand; ties
     by suit (seed 003: spades, hearts, diamonds, clubs, R1.6), so there are none left."""
-    return max(seats, key=lambda seat: showing_key([*up_cards[seat], *board]))
+    if board:
+        return max(seats, key=lambda seat: showing_key([*up_cards[seat], *board]))
+    return max(seats, key=lambda seat: showing_key(up_cards[seat]))
 
 
 def low_card_seat(seats: Iterable[int], up_cards: Sequence[Sequence[Card]]) -> int:
