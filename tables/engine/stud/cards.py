@@ -15,6 +15,7 @@ Dealt = tuple[tuple[Card, ...] | None, tuple[Card, ...]]
 # A showing hand is ranked by its groups of equal ranks only: straights and flushes on board
 # never count for the order of action (Robert's Rules), so four up cards are at best quads.
 _FULL_DECK = list(range(DECK_SIZE))
+_HIGH_CARD = int(HandCategory.HIGH_CARD)
 _SHAPES = {
     (4,): HandCategory.FOUR_OF_A_KIND,
     (3, 2): HandCategory.FULL_HOUSE,  # only with the common card: five cards showing
@@ -198,9 +199,19 @@ def high_hand_seat(
 ) -> int:
     """R7.2: the player whose up cards (with a common card) make the best showing hand; ties
     by suit (seed 003: spades, hearts, diamonds, clubs, R1.6), so there are none left."""
-    if board:
-        return max(seats, key=lambda seat: showing_key([*up_cards[seat], *board]))
-    return max(seats, key=lambda seat: showing_key(up_cards[seat]))
+    # showing_key inlined for the hands that pair nothing (most): lists compare as tuples.
+    best: tuple[int, Sequence[int], Sequence[Card]] | None = None
+    high = -1
+    for seat in seats:
+        ordered = sorted([*up_cards[seat], *board] if board else up_cards[seat], reverse=True)
+        ranks = [card >> 2 for card in ordered]
+        if len(set(ranks)) == len(ranks):
+            key: tuple[int, Sequence[int], Sequence[Card]] = (_HIGH_CARD, ranks, ordered)
+        else:
+            key = showing_key(ordered)
+        if best is None or key > best:
+            best, high = key, seat
+    return high
 
 
 def low_card_seat(seats: Iterable[int], up_cards: Sequence[Sequence[Card]]) -> int:

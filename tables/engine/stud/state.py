@@ -127,7 +127,8 @@ class StudState:
         if self.active_count < 2:
             self._end_round()  # nobody to bet against: the cards run out
             return
-        seat = next(i for i in self._clockwise[low] if self.can_act[i])
+        can_act = self.can_act
+        seat = low if can_act[low] else next(i for i in self._clockwise[low] if can_act[i])
         self.bring_in_seat = self.actor = seat
         self._stale = True
 
