@@ -55,11 +55,13 @@ class StudQueries(StudState, SharedMoves):
 
     def can_bring_in(self, *, seat: int | None = None) -> bool:
         """Whether the actor is the low card who must bring in (or complete) now (R7.2)."""
-        return self._is_turn(seat) and self.round.bring_in_due
+        i = self.actor
+        return i is not None and (seat is None or seat == i) and self.round.bring_in_due
 
     def can_fold(self, *, seat: int | None = None) -> bool:
         """Whether the actor may fold: only when facing a bet (the bring-in is forced)."""
-        if not self._is_turn(seat):
+        i = self.actor
+        if i is None or (seat is not None and seat != i):
             return False
         if self._stale:
             self._refresh()
@@ -67,7 +69,8 @@ class StudQueries(StudState, SharedMoves):
 
     def can_check(self, *, seat: int | None = None) -> bool:
         """Whether the actor may check: nothing to call and no bring-in due."""
-        if not self._is_turn(seat) or self.round.bring_in_due:
+        i = self.actor
+        if i is None or (seat is not None and seat != i) or self.round.bring_in_due:
             return False
         if self._stale:
             self._refresh()
@@ -75,7 +78,8 @@ class StudQueries(StudState, SharedMoves):
 
     def can_raise(self, *, seat: int | None = None) -> bool:
         """Whether ``raise_to`` is legal at all now: a completion, a bet or a raise."""
-        if not self._is_turn(seat):
+        i = self.actor
+        if i is None or (seat is not None and seat != i):
             return False
         if self._stale:
             self._refresh()
@@ -95,21 +99,24 @@ class StudQueries(StudState, SharedMoves):
 
     def _verify_fold(self, seat: int | None) -> int:
         i = self._turn(seat)
-        self._no_bring_in_due()
+        if self.round.bring_in_due:
+            self._no_bring_in_due()
         if not self._owed_now:
             raise IllegalAction("there is no bet to fold to; check instead")
         return i
 
     def _verify_check(self, seat: int | None) -> int:
         i = self._turn(seat)
-        self._no_bring_in_due()
+        if self.round.bring_in_due:
+            self._no_bring_in_due()
         if self._owed_now:
             raise IllegalAction(f"you cannot check facing a bet; call {self._call} or fold")
         return i
 
     def _verify_call(self, seat: int | None) -> int:
         i = self._turn(seat)
-        self._no_bring_in_due()
+        if self.round.bring_in_due:
+            self._no_bring_in_due()
         if not self._owed_now:
             raise IllegalAction("there is no bet to call; check instead")
         return i
@@ -130,10 +137,6 @@ class StudQueries(StudState, SharedMoves):
         raise IllegalAction(f"in fixed limit you {word} {allowed}{why}, not {amount}")
 
     # -- the actor and his legal-move data ---------------------------------------------------
-
-    def _is_turn(self, seat: int | None) -> bool:
-        i = self.actor
-        return i is not None and (seat is None or seat == i)
 
     def _turn(self, seat: int | None) -> int:
         """The actor, with his legal-move data fresh; IllegalAction if ``seat`` is not he."""
