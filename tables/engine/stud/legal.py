@@ -98,7 +98,9 @@ class StudQueries(StudState, SharedMoves):
         return i
 
     def _verify_fold(self, seat: int | None) -> int:
-        i = self._turn(seat)
+        i = self.actor
+        if i is None or (seat is not None and seat != i) or self._stale:
+            i = self._turn(seat)  # refused, or refreshed
         if self.round.bring_in_due:
             self._no_bring_in_due()
         if not self._owed_now:
@@ -106,7 +108,9 @@ class StudQueries(StudState, SharedMoves):
         return i
 
     def _verify_check(self, seat: int | None) -> int:
-        i = self._turn(seat)
+        i = self.actor
+        if i is None or (seat is not None and seat != i) or self._stale:
+            i = self._turn(seat)  # refused, or refreshed
         if self.round.bring_in_due:
             self._no_bring_in_due()
         if self._owed_now:
@@ -114,7 +118,9 @@ class StudQueries(StudState, SharedMoves):
         return i
 
     def _verify_call(self, seat: int | None) -> int:
-        i = self._turn(seat)
+        i = self.actor
+        if i is None or (seat is not None and seat != i) or self._stale:
+            i = self._turn(seat)  # refused, or refreshed
         if self.round.bring_in_due:
             self._no_bring_in_due()
         if not self._owed_now:
@@ -168,20 +174,21 @@ class StudQueries(StudState, SharedMoves):
             self._owed_now = self._call = 0
             self._problem = "nobody is to act"
             return
-        owed = self.round.current_bet - self.bets[i]
+        bets, stacks = self.bets, self.stacks
+        current = self.round.current_bet
+        owed = current - bets[i]
         owed = owed if owed > 0 else 0
-        stack = self.stacks[i]
+        stack = stacks[i]
         self._owed_now = owed
         self._call = owed if owed < stack else stack
-        self._problem = self._raise_problem(i)
+        self._problem = self._raise_problem(i, current, bets[i] + stack)
 
-    def _raise_problem(self, i: int) -> str | None:
-        """Why the actor may not complete, bet or raise at all, or None if he may."""
+    def _raise_problem(self, i: int, current: int, total: int) -> str | None:
+        """Why the actor (``total`` chips with his bet) may not complete, bet or raise at all,
+        or None if he may: the cap (R7.2, R3.4), the bring-in, R3.7's reopening (StudRound)."""
         betting, rules = self.round, self.rules
-        if betting.capped(rules.cap):
+        if betting.raises >= rules.cap:
             return f"the betting is capped at {rules.cap} bets this round (R7.2)"
-        current = betting.current_bet
-        total = self.bets[i] + self.stacks[i]
         if betting.bring_in_due:
             if rules.bring_in >= rules.small_bet:
                 return "the bring-in is a full small bet here: bring in"
@@ -190,7 +197,7 @@ class StudQueries(StudState, SharedMoves):
             return None
         if total <= current:
             return "you do not have more chips than the call; call or fold"
-        if self.acted[i] and not betting.reopened_for(self.acted_at[i]):
+        if self.acted[i] and betting.full_level <= self.acted_at[i]:
             if current == self.acted_at[i]:
                 return "nobody raises his own bet (R3.8)"
             return "a short all-in does not reopen the betting to you; call or fold (R3.7)"
