@@ -2,9 +2,9 @@
 standard library only, deterministic given a deck.
 
 The shared parts sit at the top (cards, evaluator, describe, rules, records, betting, moves,
-pots, showdown, dealing, commitment); each game has a package (``holdem``, ``stud``, ``draw``)
-and hand histories have theirs (``phh``). Code outside the engine imports the public names
-below or a package's, never a module's.
+pots, showdown, dealing, commitment, all-in equity); each game has a package (``holdem``,
+``stud``, ``draw``) and hand histories have theirs (``phh``). Code outside the engine imports
+the public names below or a package's, never a module's.
 """
 
 from tables.engine.betting import BettingRound, IllegalAction
@@ -29,10 +29,12 @@ from tables.engine.commitment import (
     commit,
     new_secret,
     positions_of,
+    reshuffle_order,
 )
 from tables.engine.dealing import Seats, plan_seats
 from tables.engine.describe import HandName, best_five, describe
 from tables.engine.draw import AwardSwapFees, DrawHand, Reshuffle, StandPat, Swap, public_view
+from tables.engine.equity import Equity, all_in_equity
 from tables.engine.evaluator import HandCategory, evaluate, evaluate_omaha, evaluate_unchecked
 from tables.engine.holdem import Hand
 from tables.engine.pots import Pot, build_pots, split_pot
@@ -79,6 +81,7 @@ __all__ = [
     "DealHole",
     "DealStud",
     "DrawHand",
+    "Equity",
     "Fold",
     "Hand",
     "HandCategory",
@@ -104,6 +107,7 @@ __all__ = [
     "StudStreet",
     "Swap",
     "TimeOut",
+    "all_in_equity",
     "best_five",
     "build_pots",
     "card_name",
@@ -124,6 +128,7 @@ __all__ = [
     "plan_seats",
     "positions_of",
     "public_view",
+    "reshuffle_order",
     "rank_of",
     "shuffled_deck",
     "split_pot",

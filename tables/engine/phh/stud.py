@@ -11,6 +11,9 @@ Floorman's namespaced extensions (PokerKit cannot express them): ``d db 7c`` dea
 common card; ``p1 _floorman_time_out`` is R3.10's protected time-out; ``# absent`` and
 ``# clock`` after a fold, check or bring-in mark the server's moves (R2.9, R3.10);
 ``_floorman_cap`` and ``_floorman_odd_chip`` give settings other than the defaults.
+``# reshuffle: ...`` on the first card dealt after R7.2's reshuffle says where the dealer mixed
+the deck's last card with the burns (a comment: the counts of cards decide the deal, so a reader
+needs nothing more, and other PHH tools read the file).
 """
 
 from __future__ import annotations
@@ -37,7 +40,14 @@ from tables.engine.records import Call, Cause, Check, Fold, RaiseTo, ShowHand, T
 from tables.engine.rules import OddChip
 from tables.engine.stud.cards import StudDeal
 from tables.engine.stud.hand import StudHand
-from tables.engine.stud.rules import BringIn, DealCommon, DealStud, StudRules, StudStreet
+from tables.engine.stud.rules import (
+    BringIn,
+    DealCommon,
+    DealStud,
+    StudReshuffle,
+    StudRules,
+    StudStreet,
+)
 
 VARIANT = "F7S"
 CAP_FIELD = "_floorman_cap"
@@ -338,11 +348,17 @@ def write_stud(
     if rules.odd_chip is not OddChip.HIGHEST_CARD:
         lines.append(f"{ODD_CHIP_FIELD} = {_toml(rules.odd_chip.value)}")
     lines.append("actions = [")
+    mix = ""
     for item in hand.records:
+        if isinstance(item, StudReshuffle):  # R7.2: said on the first card dealt after it
+            burned = ", one burned" if item.burn else ""
+            mix = f" # reshuffle: the last card and {item.mixed - 1} burns{burned}"
+            continue
         hide = public and getattr(item, "seat", None) not in shown
         text = _action(item, hide)
         if text:
-            lines.append(f"  {_toml(text)},")
+            lines.append(f"  {_toml(text + mix)},")
+            mix = ""
     lines.append("]")
     if players is not None:
         lines.append(f"players = [{', '.join(_toml(name) for name in players)}]")

@@ -11,6 +11,7 @@ from tables.engine.stud.rules import (
     DealStud,
     StudMove,
     StudRecord,
+    StudReshuffle,
     StudRules,
     StudStreet,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "StudHand",
     "StudMove",
     "StudRecord",
+    "StudReshuffle",
     "StudRules",
     "StudStreet",
     "high_hand_seat",

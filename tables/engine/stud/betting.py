@@ -14,7 +14,10 @@ class StudRound:
     adds a fixed bet to; ``raises`` counts those against the cap. ``sizes`` are the fixed bets
     a bet or raise may add: the street's bet, or on fourth street with an open pair the small
     or the big bet until a big one is made, then only the big one (R7.2, seed 003).
-    ``bring_in_due`` is set on third street until the low card brings in or completes.
+    ``bring_in_due`` is set on third street until the low card brings in or completes. The
+    cap is reached at ``raises >= rules.cap`` (R7.2, R3.4); a player who acted when the bet was
+    ``acted_at`` may raise again only if ``full_level > acted_at`` (R3.7, TDA 47: a completion
+    reopens the betting to the bring-in); the legality reads both inline.
     """
 
     __slots__ = ("bring_in_due", "current_bet", "full_level", "raises", "sizes")
@@ -57,13 +60,3 @@ class StudRound:
             if len(sizes) > 1 and gain >= sizes[1]:
                 self.sizes = (sizes[1],)  # seed 003: after a big bet, raises are big ones
         self.current_bet = amount
-
-    def reopened_for(self, acted_at: int) -> bool:
-        """R3.7 / TDA 47: whether a player who acted when the bet was ``acted_at`` may raise
-        again: only after a full completion, bet or raise (a completion reopens the betting
-        to the bring-in, R7.2: it is no raise, but a full bet)."""
-        return self.full_level > acted_at
-
-    def capped(self, cap: int) -> bool:
-        """R7.2 / R3.4: whether the round's bets (complete or bet, and raises) reach the cap."""
-        return self.raises >= cap

@@ -21,6 +21,7 @@ from tables.engine.stud.rules import (
     DealStud,
     StudMove,
     StudRecord,
+    StudReshuffle,
     StudRules,
     StudStreet,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "StudHand",
     "StudMove",
     "StudRecord",
+    "StudReshuffle",
     "StudRules",
     "StudStreet",
 ]
@@ -64,14 +66,22 @@ class StudHand(StudQueries):
 
     @classmethod
     def start(
-        cls, *, rules: StudRules, stacks: Sequence[int], deck: Sequence[Card] | None = None
+        cls,
+        *,
+        rules: StudRules,
+        stacks: Sequence[int],
+        deck: Sequence[Card] | None = None,
+        reshuffle: Sequence[Card] | None = None,
     ) -> StudHand:
         """Post the antes, deal third street and wait for the bring-in.
 
         ``stacks`` are the players' chips by position clockwise from the first player dealt;
-        ``deck`` (default a fresh CSPRNG shuffle, R1.1) is the whole deck, dealt in order.
+        ``deck`` (default a fresh CSPRNG shuffle, R1.1) is the whole deck, dealt in order;
+        ``reshuffle`` (all 52 cards) is the server's order for R7.2's mix of the deck's last
+        card and the burns when the deck runs short (see :class:`StudDeal`).
         """
-        return cls.from_deal(rules=rules, stacks=stacks, deal=StudDeal.from_deck(deck))
+        deal = StudDeal.from_deck(deck, reshuffle)
+        return cls.from_deal(rules=rules, stacks=stacks, deal=deal)
 
     @classmethod
     def replay(

@@ -55,11 +55,13 @@ class StudQueries(StudState, SharedMoves):
 
     def can_bring_in(self, *, seat: int | None = None) -> bool:
         """Whether the actor is the low card who must bring in (or complete) now (R7.2)."""
-        return self._is_turn(seat) and self.round.bring_in_due
+        i = self.actor
+        return i is not None and (seat is None or seat == i) and self.round.bring_in_due
 
     def can_fold(self, *, seat: int | None = None) -> bool:
         """Whether the actor may fold: only when facing a bet (the bring-in is forced)."""
-        if not self._is_turn(seat):
+        i = self.actor
+        if i is None or (seat is not None and seat != i):
             return False
         if self._stale:
             self._refresh()
@@ -67,7 +69,8 @@ class StudQueries(StudState, SharedMoves):
 
     def can_check(self, *, seat: int | None = None) -> bool:
         """Whether the actor may check: nothing to call and no bring-in due."""
-        if not self._is_turn(seat) or self.round.bring_in_due:
+        i = self.actor
+        if i is None or (seat is not None and seat != i) or self.round.bring_in_due:
             return False
         if self._stale:
             self._refresh()
@@ -75,7 +78,8 @@ class StudQueries(StudState, SharedMoves):
 
     def can_raise(self, *, seat: int | None = None) -> bool:
         """Whether ``raise_to`` is legal at all now: a completion, a bet or a raise."""
-        if not self._is_turn(seat):
+        i = self.actor
+        if i is None or (seat is not None and seat != i):
             return False
         if self._stale:
             self._refresh()
@@ -94,22 +98,31 @@ class StudQueries(StudState, SharedMoves):
         return i
 
     def _verify_fold(self, seat: int | None) -> int:
-        i = self._turn(seat)
-        self._no_bring_in_due()
+        i = self.actor
+        if i is None or (seat is not None and seat != i) or self._stale:
+            i = self._turn(seat)  # refused, or refreshed
+        if self.round.bring_in_due:
+            self._no_bring_in_due()
         if not self._owed_now:
             raise IllegalAction("there is no bet to fold to; check instead")
         return i
 
     def _verify_check(self, seat: int | None) -> int:
-        i = self._turn(seat)
-        self._no_bring_in_due()
+        i = self.actor
+        if i is None or (seat is not None and seat != i) or self._stale:
+            i = self._turn(seat)  # refused, or refreshed
+        if self.round.bring_in_due:
+            self._no_bring_in_due()
         if self._owed_now:
             raise IllegalAction(f"you cannot check facing a bet; call {self._call} or fold")
         return i
 
     def _verify_call(self, seat: int | None) -> int:
-        i = self._turn(seat)
-        self._no_bring_in_due()
+        i = self.actor
+        if i is None or (seat is not None and seat != i) or self._stale:
+            i = self._turn(seat)  # refused, or refreshed
+        if self.round.bring_in_due:
+            self._no_bring_in_due()
         if not self._owed_now:
             raise IllegalAction("there is no bet to call; check instead")
         return i
@@ -130,10 +143,6 @@ class StudQueries(StudState, SharedMoves):
         raise IllegalAction(f"in fixed limit you {word} {allowed}{why}, not {amount}")
 
     # -- the actor and his legal-move data ---------------------------------------------------
-
-    def _is_turn(self, seat: int | None) -> bool:
-        i = self.actor
-        return i is not None and (seat is None or seat == i)
 
     def _turn(self, seat: int | None) -> int:
         """The actor, with his legal-move data fresh; IllegalAction if ``seat`` is not he."""
@@ -165,20 +174,21 @@ class StudQueries(StudState, SharedMoves):
             self._owed_now = self._call = 0
             self._problem = "nobody is to act"
             return
-        owed = self.round.current_bet - self.bets[i]
+        bets, stacks = self.bets, self.stacks
+        current = self.round.current_bet
+        owed = current - bets[i]
         owed = owed if owed > 0 else 0
-        stack = self.stacks[i]
+        stack = stacks[i]
         self._owed_now = owed
         self._call = owed if owed < stack else stack
-        self._problem = self._raise_problem(i)
+        self._problem = self._raise_problem(i, current, bets[i] + stack)
 
-    def _raise_problem(self, i: int) -> str | None:
-        """Why the actor may not complete, bet or raise at all, or None if he may."""
+    def _raise_problem(self, i: int, current: int, total: int) -> str | None:
+        """Why the actor (``total`` chips with his bet) may not complete, bet or raise at all,
+        or None if he may: the cap (R7.2, R3.4), the bring-in, R3.7's reopening (StudRound)."""
         betting, rules = self.round, self.rules
-        if betting.capped(rules.cap):
+        if betting.raises >= rules.cap:
             return f"the betting is capped at {rules.cap} bets this round (R7.2)"
-        current = betting.current_bet
-        total = self.bets[i] + self.stacks[i]
         if betting.bring_in_due:
             if rules.bring_in >= rules.small_bet:
                 return "the bring-in is a full small bet here: bring in"
@@ -187,7 +197,7 @@ class StudQueries(StudState, SharedMoves):
             return None
         if total <= current:
             return "you do not have more chips than the call; call or fold"
-        if self.acted[i] and not betting.reopened_for(self.acted_at[i]):
+        if self.acted[i] and betting.full_level <= self.acted_at[i]:
             if current == self.acted_at[i]:
                 return "nobody raises his own bet (R3.8)"
             return "a short all-in does not reopen the betting to you; call or fold (R3.7)"

@@ -108,11 +108,24 @@ class DealCommon:
     street: StudStreet = StudStreet.SEVENTH
 
 
+@record
+class StudReshuffle:
+    """R7.2: the deck could not give every player still in a card on ``street``: ``dealt``
+    cards came off it (all but its last), then its last card and the burns (``mixed`` cards)
+    were scrambled and cut in the server's order, one burned if ``burn``, and dealt on."""
+
+    street: StudStreet
+    dealt: int
+    mixed: int
+    burn: bool
+
+
 StudRecord = (
     PostAnte
     | BringIn
     | DealStud
     | DealCommon
+    | StudReshuffle
     | Fold
     | Check
     | Call

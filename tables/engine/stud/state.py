@@ -15,7 +15,13 @@ from tables.engine.pots import build_pots
 from tables.engine.records import AwardPot, PostAnte, ReturnUncalled, ShowHand
 from tables.engine.showdown import UNKNOWN_HAND, award_pots
 from tables.engine.stud.betting import StudRound
-from tables.engine.stud.cards import StudDeal, high_hand_seat, low_card_seat, open_pair
+from tables.engine.stud.cards import (
+    Dealt,
+    StudDeal,
+    high_hand_seat,
+    low_card_seat,
+    open_pair,
+)
 from tables.engine.stud.rules import DealCommon, DealStud, StudRecord, StudRules, StudStreet
 
 _STREETS = tuple(StudStreet)
@@ -97,17 +103,22 @@ class StudState:
         ante = self.rules.ante
         if not ante:
             return
+        stacks, contributed, append = self.stacks, self.contributed, self.records.append
         for seat in range(self.n):
-            amount = min(ante, self.stacks[seat])
-            self._put(seat, amount)
-            self.bets[seat] -= amount  # an ante is dead money in the pot, not a bet
-            self.records.append(PostAnte(seat=seat, amount=amount, all_in=not self.stacks[seat]))
+            stack = stacks[seat]
+            amount = ante if ante < stack else stack
+            # An ante is dead money in the pot, not a bet.
+            stacks[seat] = stack - amount
+            contributed[seat] += amount
+            self.pot_total += amount
+            if amount == stack:
+                self._stop_acting(seat)
+            append(PostAnte(seat=seat, amount=amount, all_in=amount == stack))
 
     def _deal_third_street(self) -> None:
         """R7.2: two down cards and one up card each, one at a time from position 0."""
-        dealt = self._deal.third_street(self.n)
-        for seat, (down, up) in enumerate(dealt):
-            self._give(seat, StudStreet.THIRD, down, up)
+        n = self.n
+        self._give(StudStreet.THIRD, range(n), self._deal.third_street(n))
 
     def _open_third_street(self) -> None:
         """R7.2: the lowest up card brings in. R2.10 (house decision): if he is all-in from
@@ -116,20 +127,27 @@ class StudState:
         if self.active_count < 2:
             self._end_round()  # nobody to bet against: the cards run out
             return
-        seat = next(i for i in self._clockwise[low] if self.can_act[i])
+        can_act = self.can_act
+        seat = low if can_act[low] else next(i for i in self._clockwise[low] if can_act[i])
         self.bring_in_seat = self.actor = seat
         self._stale = True
 
-    def _give(
-        self, seat: int, street: StudStreet, down: tuple[Card, ...] | None, up: tuple[Card, ...]
-    ) -> None:
-        known = self.down_cards[seat]
-        self.down_cards[seat] = None if down is None or known is None else known + down
-        self.up_cards[seat] = self.up_cards[seat] + up
-        hole = self.hole_cards[seat]
-        # In dealing order: down, down, up on third street, then each street's card.
-        self.hole_cards[seat] = None if hole is None or down is None else hole + down + up
-        self.records.append(DealStud(seat=seat, street=street, down=down, up=up))
+    def _give(self, street: StudStreet, seats: Sequence[int], dealt: Sequence[Dealt]) -> None:
+        """Each seat's cards of a street, recorded; in dealing order in ``hole_cards``."""
+        downs, ups, holes = self.down_cards, self.up_cards, self.hole_cards
+        append = self.records.append
+        for seat, (down, up) in zip(seats, dealt, strict=True):
+            if down is None:
+                downs[seat] = holes[seat] = None
+            else:
+                known = downs[seat]
+                if known is not None:
+                    downs[seat] = known + down
+                hole = holes[seat]
+                if hole is not None:
+                    holes[seat] = hole + down + up  # down, down, up, then a card a street
+            ups[seat] += up
+            append(DealStud(seat=seat, street=street, down=down, up=up))
 
     # -- turns and streets -----------------------------------------------------------------
 
@@ -190,8 +208,13 @@ class StudState:
         live = [seat for seat in range(self.n) if not self.folded[seat]]
         dealt = self._deal.next_street(street, live)
         if isinstance(dealt, list):
-            for seat, (down, up) in zip(live, dealt, strict=True):
-                self._give(seat, street, down, up)
+            mix = self._deal.mix  # R7.2: the deck ran short, its last card and the burns mixed
+            if mix is None:
+                self._give(street, live, dealt)
+            else:
+                self._give(street, live[: mix.dealt], dealt[: mix.dealt])
+                self.records.append(mix)
+                self._give(street, live[mix.dealt :], dealt[mix.dealt :])
         else:
             self.board.append(dealt)
             self.records.append(DealCommon(card=dealt, street=street))
@@ -220,10 +243,11 @@ class StudState:
         order = [seat for seat in self._clockwise[start] if not self.folded[seat]]
         self.showdown_order = order
         values = [UNKNOWN_HAND] * n
+        board = self.board
         for seat in order:
             cards = self.hole_cards[seat]
             if cards is not None:
-                values[seat] = evaluate_unchecked([*cards, *self.board])
+                values[seat] = evaluate_unchecked([*cards, *board] if board else cards)
             self.records.append(ShowHand(seat=seat, cards=cards, value=values[seat]))
         pots = build_pots(self.contributed, [not folded for folded in self.folded])
         # R4.2: stud has no button; button=n-1 makes "left of the button" position 0, and

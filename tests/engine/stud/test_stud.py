@@ -634,7 +634,8 @@ def played_hand() -> StudHand:
     while not hand.is_over:
         if hand.street is StudStreet.FIFTH and hand.can_bet():
             hand.raise_to(40)
-        elif hand.actor == 5 and hand.can_call():
+        elif hand.actor == 5 and hand.can_call() and hand.street > StudStreet.THIRD:
+            # A fold from fourth street on: R7.2's reshuffle cannot give all seven a card.
             hand.out_of_time()
         else:
             hand.check() if hand.can_check() else hand.call()
