@@ -201,7 +201,7 @@ def test_bets_lie_in_front_of_the_players_the_middle_holds_gathered_pots_and_nam
     # Dealt from the small blind: bob 7c2d, carol (big blind, 200 chips) aces, alice kings.
     deck = stacked_deck(["7c2d", "AsAd", "KsKh"], board="Qh9c5h3s8d")
     online_play.deal_hand(table=table, deck=deck)
-    page = open_page(live_server, table, "", size)  # a spectator: pots and bets are public
+    page = open_page(live_server, table, "bob", size)
     expect(page.get_by_test_id("bet-2")).to_have_text("5")
     expect(page.get_by_test_id("bet-3")).to_have_text("10")
     expect(page.get_by_test_id("pots")).to_have_count(0)  # the blinds are bets, not a pot yet
