@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tables.engine import AwardPot, AwardSwapFees
-from tables.engine.draw import DrawHand
-from tables.engine.pots import build_pots
+from tables.engine import AwardPot, AwardSwapFees, DrawHand, build_pots
 from tables.online.engine import PlayHand
 from tables.online.models import TableHand
 
