@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.services import StackInput
-from tables.engine.cards import parse_card
+from tables.engine import parse_card
 from tournaments.models import Entry
 
 # 12000, 12,000, 12.000 (German) or 12 000; never a fraction.

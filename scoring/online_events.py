@@ -23,8 +23,7 @@ from django.utils.translation import gettext as _
 
 from scoring import hand_for_hand_services, services
 from scoring.satellites import register_for_satellite
-from tables.engine import AwardPot
-from tables.engine.pots import build_pots
+from tables.engine import AwardPot, build_pots
 from tables.floor_state import table_states
 from tables.models import FloorStep, Seat, StepStatus, Table
 from tables.online import tournament as online_tournament

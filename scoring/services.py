@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from scoring import hand_for_hand_services as hand_for_hand
 from scoring import places
 from scoring.models import Elimination, EliminationKind
-from tables.engine.cards import Card
+from tables.engine import Card
 from tables.models import FloorStep, Seat, StepKind
 from tables.services import (
     find_by_key,

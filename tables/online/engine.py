@@ -19,11 +19,10 @@ from tables.engine import (
     Rules,
     TimeOut,
     limit_small_blind,
+    reshuffle_order,
 )
-from tables.engine.draw import DrawHand
-from tables.engine.draw_records import Reshuffle, StandPat, Swap
-from tables.engine.stud import StudHand
-from tables.engine.stud_rules import BringIn, StudRules
+from tables.engine.draw import DrawHand, Reshuffle, StandPat, Swap
+from tables.engine.stud import BringIn, StudHand, StudRules
 from tables.online.models import Game, OnlineTable, TableHand
 
 # The engines an online table drives; they share the public shape of ``Hand``.
@@ -186,6 +185,7 @@ def start_hand(hand: TableHand) -> PlayHand:
             rules=stud_rules_of(hand.rules),
             stacks=[int(stack) for stack in hand.starting_stacks],
             deck=[int(card) for card in hand.deck],
+            reshuffle=reshuffle_order(bytes.fromhex(hand.secret)),  # R7.2: fixed at the deal
         )
     if hand.rules["game"] == Game.DRAW_HOLDEM:
         return DrawHand.start(

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tables.engine.cards import card_name
+from tables.engine import card_name
 from tables.online.history import hand_phh as history_text
 from tables.online.history import names, openings, steps
 from tables.online.models import OnlineTable, TableHand

@@ -19,12 +19,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db.models import Count, F, Subquery
 
-from tables.engine import AwardPot, Hand, ShowHand
-from tables.engine.cards import Card, card_name
-from tables.engine.describe import best_five
-from tables.engine.draw import DrawHand
-from tables.engine.draw_records import Swap
-from tables.engine.rules import Betting
+from tables.engine import AwardPot, Betting, Card, Hand, ShowHand, best_five, card_name
+from tables.engine.draw import DrawHand, Swap
 from tables.engine.stud import StudHand
 from tables.hand_names import hand_name
 from tables.online.away import away_seats, dropped_seats, seat_numbers

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tables.engine.cards import card_name
+from tables.engine import card_name
 from tables.online import live as online_live
 from tables.online import play as online_play
 from tables.online import services as online_services

@@ -8,19 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.engine.cards import DECK_SIZE, shuffled_deck
-from tables.engine.commitment import (
-    CommitmentError,
+from tables.engine import (
+    DECK_SIZE,
     Opening,
     card_salt,
     commit,
-    leaf,
     new_secret,
-    open_cards,
     positions_of,
-    root_of,
-    verify,
+    reshuffle_order,
+    shuffled_deck,
 )
+from tables.engine.commitment import CommitmentError, leaf, open_cards, root_of, verify
 
 SEEN = (0, 1, 2, 3, 5, 6, 7, 9, 11)  # two hands of hole cards, the flop, turn and river
 
@@ -203,3 +201,14 @@ def test_open_cards_gives_each_position_once_in_order():
     assert [o.position for o in open_cards(deck, secret, [9, 2, 9, 0])] == [0, 2, 9]
     with pytest.raises(ValueError):
         open_cards(deck, secret, [52])
+
+
+def test_r7_2_the_reshuffle_order_is_a_permutation_fixed_by_the_secret():
+    secret = new_secret()
+    order = reshuffle_order(secret)
+    assert sorted(order) == list(range(DECK_SIZE))
+    assert reshuffle_order(secret) == order
+    assert reshuffle_order(new_secret()) != order  # 1 in 52! to fail by chance
+    # Not the deck order, nor one a salt of the same secret gives away.
+    salts = sorted(range(DECK_SIZE), key=lambda card: card_salt(secret, card))
+    assert order != list(range(DECK_SIZE)) and order != salts

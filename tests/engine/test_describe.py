@@ -9,13 +9,17 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.engine.cards import cards_name, parse_cards, rank_of
-from tables.engine.describe import HandName, best_five, describe
-from tables.engine.evaluator import (
+from tables.engine import (
     HandCategory,
+    HandName,
+    best_five,
+    cards_name,
+    describe,
     evaluate,
     evaluate_omaha,
     evaluate_unchecked,
+    parse_cards,
+    rank_of,
 )
 from tables.hand_names import hand_name
 

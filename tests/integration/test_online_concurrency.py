@@ -23,8 +23,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from tables.engine import Hand
-from tables.engine.commitment import commit
+from tables.engine import Hand, commit
 from tables.online import play as online_play
 from tables.online.engine import decode_move, start_hand
 from tables.online.models import ChipAccount, ChipTransfer, HandAction, TableHand, TransferKind

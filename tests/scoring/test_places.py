@@ -12,7 +12,7 @@ from scoring.places import (
     satellite_qualifiers,
     super_final_stack,
 )
-from tables.engine.cards import parse_card, parse_cards
+from tables.engine import parse_card, parse_cards
 
 
 def test_r5_6_bigger_starting_stack_places_higher():

@@ -12,7 +12,7 @@ from scoring.models import Elimination, EliminationKind
 from scoring.selectors import event_standings
 from scoring.services import StackInput
 from tables import services as table_services
-from tables.engine.cards import parse_card
+from tables.engine import parse_card
 from tables.models import FloorStep, StepStatus
 from tests.floor_helpers import at_table, floor_state, seat_of, seated_event, snapshot
 from tournaments.entry_services import (

@@ -5,8 +5,7 @@ import random
 
 import pytest
 
-from tables.engine import AnteMode, Betting, Call, Check, Fold, Hand, RaiseTo, Rules
-from tables.engine.cards import parse_cards
+from tables.engine import AnteMode, Betting, Call, Check, Fold, Hand, RaiseTo, Rules, parse_cards
 from tables.online.bots import BotMove, apply_move, choose_move
 
 MOVES_PER_HAND = 1000  # far more than any hand needs: a bot that loops fails, it does not hang

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.engine.cards import parse_card, parse_cards
+from tables.engine import parse_card, parse_cards
 from tables.seating import (
     TableSpec,
     draw_opening_seats,
