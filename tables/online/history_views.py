@@ -68,9 +68,18 @@ def hand_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "steps": steps(hand, user_id),
         "names": names(hand),
         "openings": [
-            {"position": o.position, "card": card_name(o.card), "salt": o.salt}
+            {
+                "position": o.position,
+                "card": card_name(o.card),
+                "byte": int(o.card),  # rank x 4 + suit: the byte the leaf hashes
+                "salt": o.salt,
+                "leaf": hand.leaves[o.position],
+            }
             for o in openings(hand, user_id)
         ],
+        # static/js/verify.js checks them in the browser: the 52 leaves are public after the
+        # hand (a leaf without its salt tells nothing, docs/online.md).
+        "verify_data": {"leaves": list(hand.leaves)},
     }
     return render(request, "tables/online_hand.html", context)
 

@@ -17,16 +17,16 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
-from django.db.models import CharField, Count, F, OuterRef, StringAgg, Subquery, Value
-from django.db.models.functions import Cast
+from django.db.models import Count, F, Subquery
 
 from tables.engine import AwardPot, Betting, Card, Hand, ShowHand, best_five, card_name
 from tables.engine.draw import DrawHand, Swap
 from tables.engine.stud import StudHand
 from tables.hand_names import hand_name
+from tables.online.away import away_seats, dropped_seats, seat_numbers
 from tables.online.engine import PlayHand, is_stud, rebuild
 from tables.online.models import ChipAccount, OnlineSeat, OnlineTable, TableHand
-from tables.online.table_pots import PotView, awarded_pots, middle_pots, won_by_position
+from tables.online.table_pots import PotView, middle_pots, pot_total, results, won_by_position
 from tournaments.live_clock import namespace
 
 logger = logging.getLogger(__name__)
@@ -228,37 +228,8 @@ def table_snapshot(table: OnlineTable | TableTag) -> TableSnapshot | None:
     if snapshot is None:
         return None
     # A drop changes no version: the tag reads it with the version, a page load here.
-    away = table.away if isinstance(table, TableTag) else _away(table.pk)
+    away = table.away if isinstance(table, TableTag) else away_seats(table.pk)
     return replace(snapshot, away=away) if away else snapshot
-
-
-def _away(table_id: int) -> frozenset[int]:
-    """The seats whose player's stream dropped (the server saw it: R3.10)."""
-    row = (
-        OnlineTable.objects.filter(pk=table_id)
-        .annotate(away=_away_seats())
-        .values_list("away")
-        .first()
-    )
-    return _numbers(row[0] if row else None)
-
-
-def _away_seats() -> Subquery:
-    """The numbers of a table's seats whose player's connection dropped, as "2,5"."""
-    return Subquery(
-        OnlineSeat.objects.filter(
-            table_id=OuterRef("pk"),
-            user__presence__streams__lte=0,
-            user__presence__dropped_at__isnull=False,
-        )
-        .values("table_id")
-        .annotate(seats=StringAgg(Cast("number", CharField()), Value(","), order_by="number"))
-        .values("seats")
-    )
-
-
-def _numbers(text: str | None) -> frozenset[int]:
-    return frozenset(int(number) for number in text.split(",")) if text else frozenset()
 
 
 def visible_cards(hand: TableHand, engine: PlayHand, position: int, viewer_id: int | None) -> bool:
@@ -314,8 +285,8 @@ def table_view(table: OnlineTable | TableSnapshot, viewer: User | AnonymousUser)
         hand=hand,
         board=_cards(tuple(engine.board) if engine else None, highlight),
         pots=middle_pots(engine) if engine is not None and live else [],
-        pot_total=_pot_total(engine) if engine is not None and live else 0,
-        results=_results(hand, engine, snapshot.names),
+        pot_total=pot_total(engine) if engine is not None and live else 0,
+        results=results(hand, engine, snapshot.names),
         me=me,
         my_seat=my_seat,
         controls=controls,
@@ -337,30 +308,11 @@ def table_view(table: OnlineTable | TableSnapshot, viewer: User | AnonymousUser)
     )
 
 
-def _pot_total(engine: PlayHand) -> int:
-    """Every chip in the hand: R7.6's swap fees of this round and R7.9's kept apart too."""
-    if isinstance(engine, DrawHand):
-        return engine.pot_total + engine.swap_fees_pending + engine.swap_fees_apart
-    return engine.pot_total
-
-
 def _my_call(engine: PlayHand, me: SeatView | None) -> int:
     """What the viewer would put in to call the bet now (all-in if he has less)."""
     if me is None or not me.in_hand or me.folded or me.all_in:
         return 0
     return max(0, min(engine.round.current_bet - me.bet, me.stack))
-
-
-def _results(
-    hand: TableHand | None,
-    engine: PlayHand | None,
-    names: dict[int, str],
-) -> list[PotView]:
-    """At the end of the hand, who won which pot (by the names at the table)."""
-    if hand is None or engine is None or not hand.is_over:
-        return []
-    by_position = [names.get(number, "—") for number in hand.seat_numbers]
-    return awarded_pots(engine, by_position)
 
 
 def _stakes(table: OnlineTable, hand: TableHand | None) -> tuple[int, int]:
@@ -510,7 +462,7 @@ def table_tag(table_id: int, viewer_id: int | None, language: str) -> TableTag |
     chips = ChipAccount.objects.filter(user_id=viewer_id or 0).values("balance")[:1]
     row = (
         OnlineTable.objects.filter(pk=table_id)
-        .annotate(chips=Subquery(chips), away=_away_seats())
+        .annotate(chips=Subquery(chips), away=dropped_seats())
         .values_list("version", "created_at", "chips", "away")
         .first()
     )
@@ -519,7 +471,7 @@ def table_tag(table_id: int, viewer_id: int | None, language: str) -> TableTag |
     version, created_at, balance, dropped = row
     etag = f"t{table_id}-v{version}-u{viewer_id or 0}-b{balance}-a{dropped or ''}-{language}"
     return TableTag(
-        pk=table_id, version=version, created_at=created_at, etag=etag, away=_numbers(dropped)
+        pk=table_id, version=version, created_at=created_at, etag=etag, away=seat_numbers(dropped)
     )
 
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tables.engine import AwardPot, AwardSwapFees
-from tables.engine.draw import DrawHand
-from tables.engine.pots import build_pots
+from tables.engine import AwardPot, AwardSwapFees, DrawHand, build_pots
 from tables.online.engine import PlayHand
+from tables.online.models import TableHand
 
 MAIN, SIDE, FEES = "main", "side", "fees"
 
@@ -74,3 +73,22 @@ def won_by_position(engine: PlayHand) -> list[int]:
             for seat, share in record.shares:
                 won[seat] += share
     return won
+
+
+def pot_total(engine: PlayHand) -> int:
+    """Every chip in the hand: R7.6's swap fees of this round and R7.9's kept apart too."""
+    if isinstance(engine, DrawHand):
+        return engine.pot_total + engine.swap_fees_pending + engine.swap_fees_apart
+    return engine.pot_total
+
+
+def results(
+    hand: TableHand | None,
+    engine: PlayHand | None,
+    names: dict[int, str],
+) -> list[PotView]:
+    """At the end of the hand, who won which pot (by the names at the table)."""
+    if hand is None or engine is None or not hand.is_over:
+        return []
+    by_position = [names.get(number, "—") for number in hand.seat_numbers]
+    return awarded_pots(engine, by_position)

@@ -70,7 +70,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     balance = None
     if isinstance(user, User):
-        balance = online_services.ensure_account(user).balance
+        account = online_services.ensure_account(user)
+        # A new account got its grant by an update in the database: read what it holds now.
+        account.refresh_from_db(fields=["balance"])
+        balance = account.balance
     staff = isinstance(user, User) and is_floor(user)
     context = {
         "tables": lobby_tables(),
