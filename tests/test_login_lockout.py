@@ -70,6 +70,8 @@ def test_a_lockout_is_audited_and_visible_to_the_admin(client, admin_user):
     audit = AuditEvent.objects.get(action="login.locked_out")
     assert audit.data == {"username": "anna", "ip_address": "10.0.0.9"}
     assert audit.actor is None
+    attempt(client, "anna", "right-one", address="10.0.0.9")  # refused while locked: audited
+    assert AuditEvent.objects.filter(action="login.locked_out").count() == 2
     client.force_login(admin_user)
     page = client.get(reverse("admin:axes_accessattempt_changelist")).content.decode()
     assert "anna" in page and "10.0.0.9" in page

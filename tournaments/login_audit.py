@@ -1,4 +1,5 @@
-"""Log-in lockouts (django-axes) go into the audit log, beside the floor's actions."""
+"""Log-in lockouts (django-axes) go into the audit log, beside the floor's actions: the lock
+itself and every attempt refused while it holds (axes signals both)."""
 
 from __future__ import annotations
 
