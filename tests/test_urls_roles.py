@@ -31,6 +31,7 @@ from tests.scoring.online_event_helpers import online_event
 from tests.scoring.payout_helpers import money_event
 from tests.scoring.season_helpers import make_season
 from tests.tables.online_helpers import make_table
+from tournaments import people
 
 pytestmark = pytest.mark.django_db
 
@@ -102,12 +103,16 @@ EXPECTED: dict[str, Expect] = {
     "tournaments:event_tv": page(PUBLIC),
     "tournaments:event_clock": page(PUBLIC),
     "tournaments:event_stream": page(PUBLIC, ok=204),
-    # Events and structures: admins (issue 16: the floor will run events; change here).
-    "tournaments:event_list": page(ADMIN),
-    "tournaments:event_create": form(ADMIN),
-    "tournaments:event_edit": form(ADMIN),
-    "tournaments:event_finish": action(ADMIN),
-    "tournaments:structure_list": page(ADMIN),
+    # Events: the floor runs the night alone (issue 18); structures stay the admin's to change.
+    "tournaments:event_list": page(FLOOR),
+    "tournaments:event_create": form(FLOOR),
+    "tournaments:event_edit": form(FLOOR),
+    "tournaments:event_finish": action(FLOOR),
+    "tournaments:structure_list": page(FLOOR),
+    # People: anyone may ask for an account; the floor approves it (issue 18).
+    "tournaments:signup": form(PUBLIC),
+    "tournaments:signup_pending": page(FLOOR),
+    "tournaments:signup_decide": action(FLOOR),
     "tournaments:structure_create": action(ADMIN),
     "tournaments:structure_import": action(ADMIN),
     "tournaments:structure_detail": page(PUBLIC),
@@ -173,6 +178,7 @@ EXPECTED: dict[str, Expect] = {
     "floor:confirm_plan": action(FLOOR),
     # Seasons: public standings; the formula is the admins'.
     "seasons:season_detail": page(PUBLIC),
+    "seasons:season_chart": page(PUBLIC),
     "seasons:season_formula": action(ADMIN),
     "seasons:season_standings_csv": page(PUBLIC),
     "seasons:player_detail": page(PUBLIC),
@@ -297,7 +303,9 @@ def world(settings) -> World:
     # An online event the player registered for.
     online = online_event(start_players=6)
     online_entry = online_events.register(event_id=online.pk, user=player)
+    signup = people.sign_up(username="newcomer", password="a long pass phrase", display_name="Neu")
     by_prefix = {
+        "signups/": signup.pk,
         "events/": event.pk,
         "structures/": event.structure_id,
         "play/t/": table.pk,
