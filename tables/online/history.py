@@ -45,6 +45,7 @@ from tables.online.engine import (
     rules_of,
     stud_rules_of,
 )
+from tables.online.history_equity import chips_in, equity_by_record
 from tables.online.models import TableHand
 from tables.online.selectors import display_name
 
@@ -57,6 +58,7 @@ class Step:
     board: list[str]
     pot: int
     stacks: list[tuple[str, int]]  # each player's name and chips behind
+    equity: list[tuple[str, float, float]]  # all-in: each one's name, win and tie in percent
 
 
 def visible_positions(hand: TableHand, viewer_id: int | None, *, all_cards: bool) -> set[int]:
@@ -155,13 +157,14 @@ def steps(hand: TableHand, viewer_id: int | None) -> list[Step]:
     board: list[str] = []
     pot = 0
     stacks = list(engine.starting_stacks)
-    for record in engine.records:
+    equities = equity_by_record(engine, hand.table.game, seed=hand.pk)
+    for index, record in enumerate(engine.records):
         text = _describe(record, who)
         if text is None:
             continue
         if isinstance(record, DealBoard):
             board = board + [card_name(c) for c in record.cards]
-        amount = _chips_in(record)
+        amount = chips_in(record)
         if amount and isinstance(
             record, Call | RaiseTo | PostAnte | PostBlind | ReturnUncalled | BringIn | Swap
         ):
@@ -172,20 +175,9 @@ def steps(hand: TableHand, viewer_id: int | None) -> list[Step]:
                 stacks[seat] += share
             pot -= record.amount
         chips = list(zip(who, stacks, strict=True))
-        out.append(Step(text=text, board=board, pot=max(pot, 0), stacks=chips))
+        equity = [(who[e.position], e.win, e.tie) for e in equities.get(index, [])]
+        out.append(Step(text=text, board=board, pot=max(pot, 0), stacks=chips, equity=equity))
     return out
-
-
-def _chips_in(record: object) -> int:
-    if isinstance(record, Call | RaiseTo):
-        return record.amount
-    if isinstance(record, PostAnte | PostBlind | BringIn):
-        return record.amount
-    if isinstance(record, Swap):
-        return record.fee  # R7.5, R7.6
-    if isinstance(record, ReturnUncalled):
-        return -record.amount
-    return 0
 
 
 def _describe(record: object, who: list[str]) -> str | None:

@@ -337,3 +337,23 @@ def test_the_commitment_is_shown_in_full_with_a_copy_button_and_bots_have_an_ico
     assert icon.evaluate("img => img.complete && img.naturalWidth > 0")
     assert "🤖" not in page.content()
     page.wait_for_function(IN_VIEW, arg="[data-testid=commitment]")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lobby_shows_the_starting_chips_on_the_first_visit(
+    browser, live_server, settings, size
+):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.FLOORMAN_PLAY_CHIPS = 10_000
+    make_user(username="newcomer")
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        login(page, live_server, "newcomer")
+        page.goto(live_server.url + reverse("tables:online_lobby"))  # the account opens now
+        expect(page.get_by_test_id("balance")).to_contain_text("Your chips: 10000")
+        page.reload()
+        expect(page.get_by_test_id("balance")).to_contain_text("Your chips: 10000")
+    finally:
+        context.close()
