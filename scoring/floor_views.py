@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
 from scoring import satellites
@@ -145,7 +146,10 @@ def render_floor(
 def floor_done(request: HttpRequest, event: Event) -> HttpResponse:
     """After a successful action: the fresh fragment for htmx, a redirect (PRG) otherwise."""
     if getattr(request, "htmx", None):
+        status = event.status
         event.refresh_from_db()  # the action may have ended it (scoring.services.end_event)
+        if event.status != status:  # won, or reopened by an undo: the whole page says so
+            return HttpResponseClientRefresh()
         return render_floor(request, event)
     return HttpResponseRedirect(reverse("floor:tables", args=[event.pk]))
 

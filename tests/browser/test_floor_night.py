@@ -128,6 +128,7 @@ def test_busts_to_the_winner_and_back_with_undo(live_server, browser, width, hei
 
     # The last bust won the event: the winner named, no bust form, the clock stopped.
     expect(page.get_by_test_id("event-won")).to_contain_text("has won the event")
+    expect(page.locator(".floor-head")).to_contain_text("Finished")  # the whole page knows
     winner = Entry.objects.get(event=event, place=1)
     expect(page.get_by_test_id("floor-winner")).to_have_text(winner.label)
     expect(page.get_by_role("button", name="Record busts of this hand")).to_have_count(0)
@@ -137,6 +138,7 @@ def test_busts_to_the_winner_and_back_with_undo(live_server, browser, width, hei
 
     page.locator(".undo-redo button", has_text="Undo").click()
     expect(page.get_by_test_id("event-won")).to_have_count(0)
+    expect(page.locator(".floor-head")).to_contain_text("Running")
     expect(page.get_by_test_id("floor-players-left")).to_have_text("3 / 4")
     assert Event.objects.get(pk=event.pk).status == EventStatus.RUNNING
     context.close()

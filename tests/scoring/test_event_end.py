@@ -94,6 +94,8 @@ def test_the_floor_page_of_a_won_event_names_the_winner_and_offers_no_bust(clien
     assert f"{winner.label} has won the event." in body
     assert 'data-testid="floor-players-left"' not in body and "0 / 5" not in body
     assert reverse("scoring:record_busts", args=[event.pk]) not in body
+    assert reverse("floor:register", args=[event.pk]) not in body
+    assert reverse("floor:button", args=[event.pk]) not in body
     assert "Undo takes it back" in body
     response = client.post(reverse("scoring:undo", args=[event.pk]))
     assert response.status_code == 302

@@ -262,3 +262,11 @@ def test_the_floor_sees_no_cash_table_controls_at_an_event_table(running):
     html = staff.get(reverse("tables:online_table", args=[table.pk])).content.decode()
     assert 'data-testid="add-bot"' not in html and "unseat-" not in html
     assert "floor dashboard" in html
+
+
+def test_a_running_event_counts_the_players_left_not_the_registered(client, anna, running):
+    """Issue 18: "Running: 4 players" was shown with 3 left."""
+    out = Entry.objects.filter(event=running).exclude(player__user=anna).first()
+    Entry.objects.filter(pk=out.pk).update(status=EntryStatus.BUSTED, place=4)
+    html = client.get(_page(running)).content.decode()
+    assert "Running: 3 of 4 players left." in html
