@@ -10,13 +10,12 @@ from hypothesis import strategies as st
 from tables.engine import (
     HandCategory,
     cards_name,
-    describe,
     evaluate,
     evaluate_omaha,
     evaluate_unchecked,
     parse_cards,
 )
-from tables.engine.evaluator import category_of, is_royal_flush
+from tables.engine.evaluator import category_of, describe, is_royal_flush  # the plain words
 
 
 def value(text):

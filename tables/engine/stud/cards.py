@@ -16,6 +16,7 @@ Dealt = tuple[tuple[Card, ...] | None, tuple[Card, ...]]
 # never count for the order of action (Robert's Rules), so four up cards are at best quads.
 _FULL_DECK = list(range(DECK_SIZE))
 _HIGH_CARD = int(HandCategory.HIGH_CARD)
+_PAIR = int(HandCategory.PAIR)
 _SHAPES = {
     (4,): HandCategory.FOUR_OF_A_KIND,
     (3, 2): HandCategory.FULL_HOUSE,  # only with the common card: five cards showing
@@ -203,12 +204,20 @@ def high_hand_seat(
     best: tuple[int, Sequence[int], Sequence[Card]] | None = None
     high = -1
     for seat in seats:
-        ordered = sorted([*up_cards[seat], *board] if board else up_cards[seat], reverse=True)
-        ranks = [card >> 2 for card in ordered]
-        if len(set(ranks)) == len(ranks):
-            key: tuple[int, Sequence[int], Sequence[Card]] = (_HIGH_CARD, ranks, ordered)
+        cards = [*up_cards[seat], *board] if board else up_cards[seat]
+        key: tuple[int, Sequence[int], Sequence[Card]]
+        if len(cards) == 2:  # fourth street: a pair or two high cards
+            a, b = cards
+            if a < b:
+                a, b = b, a
+            key = (_PAIR if a >> 2 == b >> 2 else _HIGH_CARD, [a >> 2, b >> 2], [a, b])
         else:
-            key = showing_key(ordered)
+            ordered = sorted(cards, reverse=True)
+            ranks = [card >> 2 for card in ordered]
+            if len(set(ranks)) == len(ranks):
+                key = (_HIGH_CARD, ranks, ordered)
+            else:
+                key = showing_key(ordered)
         if best is None or key > best:
             best, high = key, seat
     return high

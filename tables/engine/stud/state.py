@@ -140,13 +140,15 @@ class StudState:
             if down is None:
                 downs[seat] = holes[seat] = None
             else:
-                known = downs[seat]
-                if known is not None:
-                    downs[seat] = known + down
+                if down:
+                    known = downs[seat]
+                    if known is not None:
+                        downs[seat] = known + down
                 hole = holes[seat]
                 if hole is not None:
                     holes[seat] = hole + down + up  # down, down, up, then a card a street
-            ups[seat] += up
+            if up:
+                ups[seat] += up
             append(DealStud(seat=seat, street=street, down=down, up=up))
 
     # -- turns and streets -----------------------------------------------------------------
