@@ -35,7 +35,7 @@ from tables.engine import (
 )
 from tables.engine.draw import AwardSwapFees, DrawHand, Reshuffle, StandPat, Swap, public_view
 from tables.engine.phh import write, write_draw, write_stud
-from tables.engine.stud import BringIn, DealCommon, DealStud, StudDeal, StudHand
+from tables.engine.stud import BringIn, DealCommon, DealStud, StudDeal, StudHand, StudReshuffle
 from tables.hand_names import hand_name
 from tables.online.engine import (
     PlayHand,
@@ -212,6 +212,12 @@ def _describe(record: object, who: list[str]) -> str | None:
                 _("%(name)s wins %(amount)s in swap fees") % {"name": who[seat], "amount": share}
                 for seat, share in shares
             )
+        case StudReshuffle(mixed=mixed):
+            # R7.2: counts only; the mixed cards stay hidden until they are dealt.
+            return _(
+                "The deck runs short: its last card and the burns (%(count)s cards) are mixed, "
+                "cut and dealt on"
+            ) % {"count": mixed}
         case DealCommon(card=card):
             return _("Common card: %(card)s") % {"card": card_name(card)}
         case BringIn(seat=seat, amount=amount):

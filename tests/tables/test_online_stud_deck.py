@@ -46,4 +46,5 @@ def test_r7_2_eight_dealt_one_folds_seven_get_a_seventh_card_from_the_last_card_
     ]
     assert sevenths == [48, 49, 50, *mixed]
     assert read_stud(hand_phh(hand, None, all_cards=True)).records == engine.records
-    assert steps(hand, users[0].pk)  # the replayer shows the hand
+    told = [step.text for step in steps(hand, users[0].pk)]  # the replayer says so
+    assert "The deck runs short: its last card and the burns (4 cards) are mixed" in " ".join(told)
