@@ -48,7 +48,7 @@ from tables.online.engine import (
     start_hand,
     table_rules,
 )
-from tables.online.live import publish_user_event
+from tables.online.locks import lock_hand, lock_table, lock_tables, table_of
 from tables.online.models import (
     Game,
     HandAction,
@@ -59,6 +59,7 @@ from tables.online.models import (
     SeatStatus,
     TableHand,
 )
+from tables.online.publish import publish_user_event
 from tables.online.services import (
     TableError,
     _changed,
@@ -111,7 +112,7 @@ def deal_hand(
     ``deck`` fixes the cards (tests only). Returns None when no hand can be dealt now.
     """
     now = now or timezone.now()
-    table = OnlineTable.objects.select_for_update().get(pk=table.pk)
+    table = lock_table(table.pk)  # docs/architecture.md, "One lock order": the table first
     if not table.is_open or TableHand.objects.filter(table=table, is_over=False).exists():
         return None
     blinds = _blinds(table, now)
@@ -221,7 +222,9 @@ def engine_of(hand: TableHand) -> PlayHand:
 
 
 def _locked_hand(table: OnlineTable, hand_id: int) -> TableHand:
-    hand = TableHand.objects.select_for_update().filter(pk=hand_id, table=table).first()
+    """Lock the table, then its hand (docs/architecture.md, "One lock order")."""
+    lock_table(table.pk)
+    hand = lock_hand(table.pk, hand_id)
     if hand is None:
         raise TableError(_("There is no such hand at this table."), status=404)
     return hand
@@ -468,12 +471,12 @@ def leave(*, table: OnlineTable, user: User, now: datetime | None = None) -> int
     """Leave: the chips go back to the balance now, or after the hand he is in, where his hand
     checks where it may, else folds (R2.9). Returns the chips cashed out, None if later."""
     now = now or timezone.now()
-    table = OnlineTable.objects.select_for_update().get(pk=table.pk)
+    table = lock_table(table.pk)
     refuse_event_table(table)
+    hand = lock_hand(table.pk)
     seat = table.players.select_for_update().filter(user=user).first()
     if seat is None:
         raise TableError(_("You have no seat at this table."), status=403)
-    hand = TableHand.objects.select_for_update().filter(table=table, is_over=False).first()
     if hand is not None and user.pk in hand.user_ids:
         seat.leaving = True
         seat.save(update_fields=["leaving"])
@@ -490,7 +493,8 @@ def sit_out(*, table: OnlineTable, user: User, now: datetime | None = None) -> O
     """Sit out: from now on his hand in play checks where it may, else folds (R2.9), and he is
     dealt no new hand until he comes back (R2.6)."""
     now = now or timezone.now()
-    table = OnlineTable.objects.select_for_update().get(pk=table.pk)
+    table = lock_table(table.pk)
+    hand = lock_hand(table.pk)
     seat = table.players.select_for_update().filter(user=user).first()
     if seat is None:
         raise TableError(_("You have no seat at this table."), status=403)
@@ -499,14 +503,14 @@ def sit_out(*, table: OnlineTable, user: User, now: datetime | None = None) -> O
     seat.status = SeatStatus.SITTING_OUT
     seat.posts_big_blind = False
     seat.save(update_fields=["status", "posts_big_blind"])
-    _absent_now(table, now=now)
+    _absent_now(hand, now=now)
     _changed(table)
     return seat
 
 
-def _absent_now(table: OnlineTable, *, now: datetime) -> None:
-    """If the running hand waits for an absent player, his hand checks or folds now (R2.9)."""
-    hand = TableHand.objects.select_for_update().filter(table=table, is_over=False).first()
+def _absent_now(hand: TableHand | None, *, now: datetime) -> None:
+    """If the running hand (locked) waits for an absent player, his hand checks or folds now
+    (R2.9)."""
     if hand is not None:
         _after_change(hand, engine_of(hand), now=now)
 
@@ -516,16 +520,16 @@ def unseat(*, table: OnlineTable, actor: User, number: int, now: datetime | None
     """Floor staff take a player or a house bot off the table (audited): now between hands,
     else his hand checks or folds (R2.9) and his chips go back after it."""
     now = now or timezone.now()
-    table = OnlineTable.objects.select_for_update().get(pk=table.pk)
+    table = lock_table(table.pk)
     refuse_event_table(table)
+    hand = lock_hand(table.pk)
     seat = table.players.select_for_update().filter(number=number).first()
     if seat is None:
         raise TableError(_("Seat %(number)s is empty.") % {"number": number})
-    hand = TableHand.objects.filter(table=table, is_over=False).first()
     if hand is not None and seat.user_id in hand.user_ids:
         seat.leaving = True
         seat.save(update_fields=["leaving"])
-        _absent_now(table, now=now)
+        _absent_now(hand, now=now)
     else:
         cash_out(seat=seat)
     record_audit(
@@ -539,12 +543,13 @@ def fold_out(*, seat: OnlineSeat, now: datetime | None = None) -> None:
     """An online event's floor removes a player: his hand in play checks or folds at once
     (R2.9) and he is dealt no more; the event's director places him after the hand (R5.9)."""
     now = now or timezone.now()
-    table = OnlineTable.objects.select_for_update().get(pk=seat.table_id)
+    table = lock_table(seat.table_id)
+    hand = lock_hand(table.pk)
     seat = table.players.select_for_update().get(pk=seat.pk)
     seat.leaving = True
     seat.status = SeatStatus.SITTING_OUT
     seat.save(update_fields=["leaving", "status"])
-    _absent_now(table, now=now)
+    _absent_now(hand, now=now)
     _changed(table)
 
 
@@ -583,7 +588,11 @@ def expire_turn(*, hand_id: int, sequence: int, now: datetime | None = None) -> 
     Idempotent: nothing happens unless the hand is still at ``sequence`` and past its deadline.
     """
     now = now or timezone.now()
-    hand = TableHand.objects.select_for_update().filter(pk=hand_id).first()
+    table_id = table_of(hand_id)
+    if table_id is None:
+        return False
+    lock_table(table_id)  # docs/architecture.md, "One lock order": the table, then the hand
+    hand = lock_hand(table_id, hand_id)
     if hand is None or hand.is_over or hand.sequence != sequence:
         return False
     if hand.deadline is None or hand.deadline > now or hand.actor is None:
@@ -652,16 +661,19 @@ def reconnected(*, user_id: int, now: datetime | None = None) -> int:
     """R3.10: a player back before his time ran out gets more time, once a turn."""
     now = now or timezone.now()
     extended = 0
-    hands = TableHand.objects.select_for_update().filter(
+    waiting = TableHand.objects.filter(
         is_over=False, deadline__gt=now, reconnect_extended=False, actor__isnull=False
-    )
-    for hand in hands.select_related("table"):
-        if hand.actor is not None and hand.user_ids[hand.actor] == user_id:
-            assert hand.deadline is not None  # noqa: S101 - filtered on it
-            hand.deadline += timedelta(seconds=hand.table.reconnect_seconds)
+    ).values_list("table_id", "user_ids", "actor")
+    mine = [table_id for table_id, users, actor in waiting if users[actor] == user_id]
+    for table in lock_tables(mine):  # "One lock order": the tables, then each one's hand
+        hand = lock_hand(table.pk)
+        if hand is None or hand.reconnect_extended or hand.actor is None:
+            continue  # moved on meanwhile
+        if hand.user_ids[hand.actor] == user_id and hand.deadline and hand.deadline > now:
+            hand.deadline += timedelta(seconds=table.reconnect_seconds)
             hand.reconnect_extended = True
             hand.save(update_fields=["deadline", "reconnect_extended"])
-            _changed(hand.table)
+            _changed(table)
             extended += 1
     return extended
 

@@ -35,6 +35,7 @@ from tables.engine.commitment import card_salt
 from tables.hand_names import hand_name
 from tables.online import live as online_live
 from tables.online import play as online_play
+from tables.online import publish as online_publish
 from tables.online import selectors as online_selectors
 from tables.online.models import OnlineSeat, OnlineTable, Presence, TableHand
 from tests.factories import make_user
@@ -235,7 +236,7 @@ class Watch:
 
     def _read_stream(self, stream: Iterator[str], version: int, where: str) -> list[str]:
         """The stream's frames until it tells the table's new version."""
-        wanted = online_live.nudge(self.table.pk, version)
+        wanted = online_publish.nudge(self.table.pk, version)
         frames: list[str] = []
         try:
             while not any(wanted in frame for frame in frames):
@@ -407,13 +408,13 @@ def watch_table(django_capture_on_commit_callbacks, caplog, monkeypatch):
             capture=django_capture_on_commit_callbacks,
             caplog=caplog,
         )
-        real_publish = online_live.publish
+        real_publish = online_publish.publish
 
         def publish(channel: str, payload: str) -> None:
             watch.published.append(f"{channel} {payload}")
             real_publish(channel, payload)
 
-        monkeypatch.setattr(online_live, "publish", publish)
+        monkeypatch.setattr(online_publish, "publish", publish)
         return watch
 
     return build
