@@ -7,6 +7,7 @@ from pathlib import Path
 
 import dj_database_url
 import django_stubs_ext
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 # Generic admin and QuerySet classes (ModelAdmin[Event]) at run time, as the type checker sees them.
@@ -34,7 +35,7 @@ ALLOWED_HOSTS = [
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.apps.FloormanAdminConfig",  # django.contrib.admin, its site guarding secret fields
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -185,6 +186,22 @@ FLOORMAN_PLAY_CHIPS = int(os.environ.get("FLOORMAN_PLAY_CHIPS", "10000"))
 FLOORMAN_BOTS_PLAY_ALONE = env_bool("FLOORMAN_BOTS_PLAY_ALONE", False)
 # Scales the pauses between online hands and the house bots' thinking (1: as played).
 FLOORMAN_TABLE_PACE = float(os.environ.get("FLOORMAN_TABLE_PACE", "1"))
+
+# Sealed decks (tables/online/sealing.py, docs/operations.md): a running hand's deck and secret
+# are stored encrypted with the first of these keys (base64 of 32 bytes, newest first; older
+# keys still open their tokens). The embedded default keeps one in var/ (0600), made on first use.
+FLOORMAN_SEAL_KEYS = [
+    key.strip() for key in os.environ.get("FLOORMAN_SEAL_KEYS", "").split(",") if key.strip()
+]
+FLOORMAN_SEAL_KEY_FILE = VAR_DIR / "seal.key"
+_server_database = DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
+if not FLOORMAN_SEAL_KEYS and not DEBUG and (REDIS_URL or _server_database):
+    raise ImproperlyConfigured(
+        "FLOORMAN_SEAL_KEYS is not set: production (PostgreSQL or Redis, DEBUG off) needs a key "
+        "to seal running hands' decks. Make one with `python -c 'import base64,os; "
+        "print(base64.b64encode(os.urandom(32)).decode())'` and set FLOORMAN_SEAL_KEYS to it "
+        '(docs/operations.md, "Sealing key").'
+    )
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False

@@ -10,6 +10,8 @@ export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/floorman}
 export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
 # Tests open connections in threads and subprocesses: close each one when its work is done.
 export CONN_MAX_AGE=${CONN_MAX_AGE:-0}
+# Production settings refuse to start without a sealing key (docs/operations.md): a test key.
+export FLOORMAN_SEAL_KEYS=${FLOORMAN_SEAL_KEYS:-$($py -c 'import base64,os; print(base64.b64encode(os.urandom(32)).decode())')}
 export CHROMIUM_PATH=${CHROMIUM_PATH:-/usr/bin/chromium}
 
 if [ ! -x "$CHROMIUM_PATH" ]; then

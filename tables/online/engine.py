@@ -24,7 +24,7 @@ from tables.engine.draw import DrawHand
 from tables.engine.draw_records import Reshuffle, StandPat, Swap
 from tables.engine.stud import StudHand
 from tables.engine.stud_rules import BringIn, StudRules
-from tables.online.models import Game, OnlineTable, TableHand
+from tables.online.models import Game, OnlineTable, TableHand, open_move
 
 # The engines an online table drives; they share the public shape of ``Hand``.
 PlayHand = Hand | StudHand | DrawHand
@@ -139,6 +139,7 @@ def encode_move(record: PlayMove) -> dict[str, Any]:
 
 def decode_move(data: dict[str, Any]) -> PlayMove:
     """The engine record of a stored move."""
+    data = open_move(data)  # a running hand's swap or reshuffle keeps its cards sealed
     if data["move"] == "reshuffle":
         return Reshuffle(count=int(data["count"]), cards=tuple(int(c) for c in data["cards"]))
     position = int(data["position"])
@@ -181,18 +182,19 @@ def decode_move(data: dict[str, Any]) -> PlayMove:
 
 def start_hand(hand: TableHand) -> PlayHand:
     """The engine's hand as it stood when the cards were dealt."""
+    deck = list(hand.cards().deck)
     if is_stud(hand.rules["game"]):
         return StudHand.start(
             rules=stud_rules_of(hand.rules),
             stacks=[int(stack) for stack in hand.starting_stacks],
-            deck=[int(card) for card in hand.deck],
+            deck=deck,
         )
     if hand.rules["game"] == Game.DRAW_HOLDEM:
         return DrawHand.start(
             rules=rules_of(hand.rules),
             stacks=[int(stack) for stack in hand.starting_stacks],
             button=hand.button,
-            deck=[int(card) for card in hand.deck],
+            deck=deck,
             small_blind_seat=hand.rules.get("small_blind_position"),
             big_blind_seat=hand.rules.get("big_blind_position"),
             dead_small_blind=bool(hand.rules.get("dead_small_blind")),
@@ -201,7 +203,7 @@ def start_hand(hand: TableHand) -> PlayHand:
         rules=rules_of(hand.rules),
         stacks=[int(stack) for stack in hand.starting_stacks],
         button=hand.button,
-        deck=[int(card) for card in hand.deck],
+        deck=deck,
         small_blind_seat=hand.rules.get("small_blind_position"),
         big_blind_seat=hand.rules.get("big_blind_position"),
         dead_small_blind=bool(hand.rules.get("dead_small_blind")),  # R2.7: online events

@@ -281,8 +281,8 @@ def openings(hand: TableHand, viewer_id: int | None, *, all_cards: bool = False)
     else:
         for hole in engine.hole_cards:
             cards.extend(hole or ())
-    deck = [int(c) for c in hand.deck]
-    secret = bytes.fromhex(hand.secret)
+    dealt = hand.cards()
+    deck, secret = list(dealt.deck), dealt.secret
     return [
         Opening(position=p, card=deck[p], salt=card_salt(secret, p).hex())
         for p in sorted(positions_of(deck, cards))

@@ -2,12 +2,15 @@
 
 A hand's deck and secret are columns that no page, stream, admin or log ever reads except the
 dealing service and the selectors that give each viewer what he may see (docs/architecture.md,
-"Online tables").
+"Online tables"). While the hand runs they are sealed (tables.online.sealing): a dump, a replica
+or the cache shows no live card (docs/threat-model.md); they are opened when it is over.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +20,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tables.online.sealing import seal, unseal
 from tournaments.models import Entry, Event
 
 STUD_SEATS = 8  # R7.2
@@ -247,6 +251,38 @@ class ChipTransfer(models.Model):
         return f"{self.kind} {self.amount} {self.user}"
 
 
+@dataclass(frozen=True, slots=True)
+class HandCards:
+    """A hand's deck (card numbers in dealing order, R1.1) and the secret its salts derive from."""
+
+    deck: tuple[int, ...]
+    secret: bytes
+
+
+CARD_FIELDS = ("deck", "secret", "sealed_cards")
+# A stored move's cards (a swap's, R7.11; a reshuffled stub's order): sealed while the hand runs.
+MOVE_CARD_KEYS = ("discarded", "drawn", "cards")
+SEALED_KEY = "sealed"
+
+
+def seal_move(record: dict[str, Any]) -> dict[str, Any]:
+    """A stored move with its cards sealed (a move without cards as it is)."""
+    cards = {key: record[key] for key in MOVE_CARD_KEYS if key in record}
+    if not cards:
+        return record
+    kept = {key: value for key, value in record.items() if key not in cards}
+    return kept | {SEALED_KEY: seal(json.dumps(cards).encode("ascii")).decode("ascii")}
+
+
+def open_move(record: dict[str, Any]) -> dict[str, Any]:
+    """A stored move with its cards opened (the server's replay, or the finished hand's row)."""
+    if SEALED_KEY not in record:
+        return record
+    cards = json.loads(unseal(str(record[SEALED_KEY]).encode("ascii")))
+    kept = {key: value for key, value in record.items() if key != SEALED_KEY}
+    return kept | dict(cards)
+
+
 class TableHand(models.Model):
     """One hand at an online table: who was dealt in, its rules (R2.11), its secret deck.
 
@@ -264,8 +300,11 @@ class TableHand(models.Model):
     posts: models.JSONField[Any, Any] = models.JSONField(default=list)  # R2.6, positions
     rules: models.JSONField[Any, Any] = models.JSONField()  # R2.11: fixed at the posting
     level_index = models.IntegerField(null=True, blank=True)  # the event clock's level, if any
-    deck: models.JSONField[Any, Any] = models.JSONField()  # R1.1: secrets.SystemRandom
-    secret = models.CharField(max_length=64)  # hex; the per-card salts derive from it
+    # R1.1: secrets.SystemRandom. Both are written opened and kept sealed while the hand runs
+    # (``sealed_cards``, ``save``); read them through ``cards()`` only.
+    deck: models.JSONField[Any, Any] = models.JSONField(null=True, blank=True)
+    secret = models.CharField(max_length=64, blank=True)  # hex; the per-card salts derive from it
+    sealed_cards = models.TextField(blank=True, default="")  # a token while the hand runs
     commitment = models.CharField(max_length=64)  # shown before the deal
     leaves: models.JSONField[Any, Any] = models.JSONField(default=list)  # per-card commitments
     sequence = models.PositiveIntegerField(default=0)  # moves made
@@ -299,6 +338,44 @@ class TableHand(models.Model):
     def __str__(self) -> str:
         return f"{self.table} #{self.number}"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Seal the cards of a running hand, open those of a finished one (docs/threat-model.md)."""
+        if {"deck", "secret", "sealed_cards", "is_over"}.isdisjoint(self.get_deferred_fields()):
+            opened = self.is_over and bool(self.sealed_cards)
+            if self._seal_or_open() and kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], *CARD_FIELDS}
+            if opened:
+                for action in self.actions.filter(record__has_key=SEALED_KEY):
+                    action.save(update_fields=["record"])  # HandAction.save opens it
+        super().save(*args, **kwargs)
+
+    def cards(self) -> HandCards:
+        """The deck and secret: unsealed while the hand runs (for the server's dealing and
+        settling only), as stored once it is over (history, PHH export, the commitment's proof).
+        """
+        if self.sealed_cards:
+            opened = json.loads(unseal(self.sealed_cards.encode("ascii")))
+            deck, secret = opened["deck"], opened["secret"]
+        elif self.deck is not None:
+            deck, secret = self.deck, self.secret
+        else:
+            raise ValueError(f"hand {self.pk} has no cards")
+        return HandCards(deck=tuple(int(card) for card in deck), secret=bytes.fromhex(secret))
+
+    def _seal_or_open(self) -> bool:
+        """Move the cards between the opened columns and the seal; whether anything moved."""
+        if not self.is_over and self.deck is not None:
+            opened = {"deck": [int(card) for card in self.deck], "secret": self.secret}
+            self.sealed_cards = seal(json.dumps(opened).encode("ascii")).decode("ascii")
+            self.deck, self.secret = None, ""
+            return True
+        if self.is_over and self.sealed_cards:
+            cards = self.cards()
+            self.deck, self.secret = list(cards.deck), cards.secret.hex()
+            self.sealed_cards = ""
+            return True
+        return False
+
     def position_of(self, user_id: int) -> int | None:
         """The position a user was dealt in at, or None."""
         try:
@@ -330,6 +407,12 @@ class HandAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand} #{self.sequence}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A move's cards are sealed while its hand runs and opened with the hand's."""
+        if SEALED_KEY in self.record or not set(MOVE_CARD_KEYS).isdisjoint(self.record):
+            self.record = open_move(self.record) if self.hand.is_over else seal_move(self.record)
+        super().save(*args, **kwargs)
 
 
 class Presence(models.Model):
@@ -392,3 +475,13 @@ class OnlineChipChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry} {self.kind} {self.before} -> {self.after}"
+
+
+# The fields that would tell a live card (or the house bots' next whim): no admin lookup, list
+# filter, search, ordering, column or form may touch them, directly or through a relation
+# (config/admin.py, docs/threat-model.md). The one registry: a new such field is added here.
+SECRET_FIELDS: dict[type[models.Model], frozenset[str]] = {
+    TableHand: frozenset(CARD_FIELDS),
+    HandAction: frozenset({"record"}),
+    OnlineTable: frozenset({"bot_seed"}),
+}

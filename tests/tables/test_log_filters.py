@@ -52,4 +52,5 @@ def test_at_debug_the_configured_console_prints_no_deck_of_a_dealt_hand():
         sql_log.setLevel(level)
     printed = out.getvalue()
     assert "tables_handaction" in printed  # the SQL log was on
-    assert hand.secret not in printed and str(hand.deck)[1:-1] not in printed
+    dealt = hand.cards()
+    assert dealt.secret.hex() not in printed and str(list(dealt.deck))[1:-1] not in printed

@@ -95,7 +95,7 @@ def hole_cards(hand: TableHand) -> set[str]:
 
 def deck_pattern(hand: TableHand) -> re.Pattern[str]:
     """The first ten cards of the deck in order, however they are separated (JSON, a list)."""
-    numbers = [str(int(card)) for card in hand.deck[:10]]
+    numbers = [str(card) for card in hand.cards().deck[:10]]
     return re.compile(r"(?<!\d)" + r"\D{1,8}".join(numbers) + r"(?!\d)")
 
 
@@ -104,12 +104,13 @@ def leaks(text: str, sights: dict[TableHand, Sight]) -> list[str]:
     allowed = set().union(*(s.cards for s in sights.values()))
     problems = [f"card {card}" for card in sorted(cards_in(text) - allowed)]
     for hand, seen in sights.items():
-        if hand.secret in text:
+        dealt = hand.cards()  # the deck and secret, opened here to look for them
+        if dealt.secret.hex() in text:
             problems.append(f"the secret of hand {hand.pk}")
-        if json.dumps(hand.deck) in text or deck_pattern(hand).search(text):
+        if json.dumps(list(dealt.deck)) in text or deck_pattern(hand).search(text):
             problems.append(f"the deck of hand {hand.pk}")
-        secret = bytes.fromhex(hand.secret)
-        for position, card in enumerate(hand.deck):
+        secret = dealt.secret
+        for position, card in enumerate(dealt.deck):
             hidden = card_name(int(card)) not in seen.cards
             if hidden and card_salt(secret, position).hex() in text:
                 problems.append(f"the salt of hand {hand.pk}'s deck position {position}")
@@ -326,7 +327,7 @@ class Watch:
         assert OnlineTable.objects.get(pk=self.table.pk).version == before
 
     def check_logs(self, label: str) -> None:
-        secrets_ = {hand.secret for hand in self.hands()}
+        secrets_ = {hand.cards().secret.hex() for hand in self.hands()}
         holes = set().union(*(hole_cards(hand) for hand in self.hands()))
         for record in self.caplog.records:
             text = record.getMessage() + (record.exc_text or "")
@@ -579,10 +580,13 @@ def test_the_checker_reports_every_kind_of_planted_leak():
     assert leaks('<span class="pcard" data-card="Ah">', nothing) == ["card Ah"]
     assert leaks("d dh p1 AhKd", nothing) == ["card Ah", "card Kd"]
     assert leaks("<span>A<i>♥</i></span>", nothing) == ["card Ah"]
-    assert leaks(f"<code>{hand.secret}</code>", nothing) == [f"the secret of hand {hand.pk}"]
-    assert leaks(f"deck: {json.dumps(hand.deck)}", nothing) == [f"the deck of hand {hand.pk}"]
-    assert leaks(str(tuple(hand.deck)), nothing) == [f"the deck of hand {hand.pk}"]
-    salt = card_salt(bytes.fromhex(hand.secret), 0).hex()
+    dealt = hand.cards()
+    assert leaks(f"<code>{dealt.secret.hex()}</code>", nothing) == [f"the secret of hand {hand.pk}"]
+    assert leaks(f"deck: {json.dumps(list(dealt.deck))}", nothing) == [
+        f"the deck of hand {hand.pk}"
+    ]
+    assert leaks(str(dealt.deck), nothing) == [f"the deck of hand {hand.pk}"]
+    salt = card_salt(dealt.secret, 0).hex()
     assert leaks(salt, nothing) == [f"the salt of hand {hand.pk}'s deck position 0"]
     assert leaks("Pair of kings", {hand: Sight(frozenset(), frozenset({"Pair of kings"}))})
     # What the reader may see is no leak; nor is a page's icon drawing.
