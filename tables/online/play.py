@@ -44,10 +44,10 @@ from tables.online.engine import (
     PlayMove,
     encode_move,
     is_stud,
-    rebuild,
     start_hand,
     table_rules,
 )
+from tables.online.kept import engine_of, keep_state
 from tables.online.locks import lock_hand, lock_table, lock_tables, table_of
 from tables.online.models import (
     Game,
@@ -212,15 +212,6 @@ def _info(seat: OnlineSeat) -> SeatInfo:
 # -- the players' moves ------------------------------------------------------------------------
 
 
-def _moves(hand: TableHand) -> list[dict[str, Any]]:
-    return list(hand.actions.order_by("sequence").values_list("record", flat=True))
-
-
-def engine_of(hand: TableHand) -> PlayHand:
-    """The engine's hand now, rebuilt from the rows."""
-    return rebuild(hand, _moves(hand))
-
-
 def _locked_hand(table: OnlineTable, hand_id: int) -> TableHand:
     """Lock the table, then its hand (docs/architecture.md, "One lock order")."""
     lock_table(table.pk)
@@ -340,13 +331,14 @@ def _use_time_bank(hand: TableHand, position: int, now: datetime) -> None:
 def _after_change(hand: TableHand, engine: PlayHand, *, now: datetime) -> None:
     """Move on: an absent actor's hand (leaving, or sitting out) checks or folds at once (R2.9);
     a bot gets a moment to think; a player gets the action clock (R3.10); a finished hand is
-    settled."""
+    settled. The engine's state is kept for the next move (tables.online.kept)."""
     seats = {seat.number: seat for seat in hand.table.players.all()}
     while engine.actor is not None:
         seat = seats.get(hand.seat_numbers[engine.actor])
         if seat is not None and not seat.leaving and seat.status != SeatStatus.SITTING_OUT:
             break
         _store(hand, engine.absent(), user=None)  # R2.9
+    keep_state(hand, engine)
     swapped_on = (
         engine.actor is not None
         and engine.actor == hand.actor
