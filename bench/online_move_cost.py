@@ -3,12 +3,12 @@
 
 Recreates a PostgreSQL database (``--database``, by default ``floorman_bench_move``), opens
 ``--tables`` tables of 6 players with deep stacks and, at each, plays one hand of min-raises
-through ``tables.online.play.act`` (the service a POST calls) to move 60. Each move's cost
-is recorded by its sequence (this process's CPU time, the publishing after the commit included:
-the machine is shared, and wall time there measures the neighbours), in two passes on fresh hands: ``kept`` (the product) and ``replay``
-(the kept states dropped before every move, this process's and the cache's). Printed: the
-median ms of a move at sequence 5 and at 60 in each pass, and their ratio. Not a timed test:
-the machine's load moves the absolute figures; the ratios in one run are what to read.
+through ``tables.online.play.act`` (the service a POST calls) to move 60. Each move's cost is
+this process's CPU time, the publishing after the commit included (the machine is shared: wall
+time there measures the neighbours), recorded by the sequence it made, in two passes on fresh
+hands: ``kept`` (the product) and ``replay`` (the kept states dropped before every move, this
+process's and the cache's). Printed: the median ms of a move at sequence 5 and at 60 in each
+pass, and their ratio. Not a timed test: the ratios in one run are what to read.
 
     .venv/bin/python -m bench.online_move_cost
     .venv/bin/python -m bench.online_move_cost --tables 5
