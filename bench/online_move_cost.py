@@ -8,7 +8,9 @@ this process's CPU time, the publishing after the commit included (the machine i
 time there measures the neighbours), recorded by the sequence it made, in two passes on fresh
 hands: ``kept`` (the product) and ``replay`` (the kept states dropped before every move, this
 process's and the cache's). Printed: the median ms of a move at sequence 5 and at 60 in each
-pass, and their ratio. Not a timed test: the ratios in one run are what to read.
+pass, and their ratio; then the median cost of a house bot's move applied by the sweeper
+(``expire_turn``) at a table of six bots, beside a player's. Not a timed test: the ratios in
+one run are what to read.
 
     .venv/bin/python -m bench.online_move_cost
     .venv/bin/python -m bench.online_move_cost --tables 5
@@ -99,9 +101,43 @@ def run(tables: int) -> dict[str, dict[int, float]]:
     }
 
 
+def bot_moves(count: int) -> list[float]:
+    """House bots' moves applied by the sweeper's ``expire_turn``: each one's CPU seconds."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    from tables.online import play as online_play
+    from tables.online import services as online_services
+    from tables.online.models import TableHand
+
+    settings.FLOORMAN_BOTS_PLAY_ALONE = True
+    floor = User.objects.get(username="floor-bench")
+    table = online_services.open_table(
+        actor=floor, name="Bots", seats=6, small_blind=1, big_blind=2, max_buy_in=10**6
+    )
+    for _seat in range(6):
+        online_services.seat_bot(table=table, actor=floor)
+    now = timezone.now()
+    seconds: list[float] = []
+    while len(seconds) < count:
+        now += timedelta(seconds=30)
+        hand = TableHand.objects.filter(table=table, is_over=False).first()
+        if hand is None:
+            online_play.deal_hand(table=table, now=now)
+            continue
+        begin = time.process_time()
+        online_play.expire_turn(hand_id=hand.pk, sequence=hand.sequence, now=now)
+        seconds.append(time.process_time() - begin)
+    return seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--bot-moves", type=int, default=200)
     parser.add_argument("--database", default="floorman_bench_move")
     args = parser.parse_args()
     setup_django(args.database)
@@ -110,6 +146,8 @@ def main() -> None:
         line = ", ".join(f"move {s}: {ms:.2f} ms" for s, ms in by.items())
         print(f"{design:7} {line}; 60/5 = {by[60] / by[5]:.2f}")
     print(f"replay/kept at move 60: {report['replay'][60] / report['kept'][60]:.2f}")
+    bots = statistics.median(bot_moves(args.bot_moves)) * 1000
+    print(f"a house bot's move (expire_turn, median of {args.bot_moves}): {bots:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -214,10 +214,11 @@ def _info(seat: OnlineSeat) -> SeatInfo:
 
 def _locked_hand(table: OnlineTable, hand_id: int) -> TableHand:
     """Lock the table, then its hand (docs/architecture.md, "One lock order")."""
-    lock_table(table.pk)
+    locked = lock_table(table.pk)
     hand = lock_hand(table.pk, hand_id)
     if hand is None:
         raise TableError(_("There is no such hand at this table."), status=404)
+    hand.table = locked
     return hand
 
 
@@ -302,6 +303,11 @@ def _make(engine: PlayHand, action: str, amount: int | None, card: str = "") -> 
 
 def _store(hand: TableHand, record: PlayMove, *, user: User | None, key: str = "") -> None:
     hand.sequence += 1
+    if user is None:
+        # The server's move, under the table's and the hand's locks at the sequence it read:
+        # no other move can take this sequence, and it has no key (no savepoint needed).
+        HandAction.objects.create(hand=hand, sequence=hand.sequence, record=encode_move(record))
+        return
     try:
         with transaction.atomic():
             HandAction.objects.create(
@@ -328,11 +334,19 @@ def _use_time_bank(hand: TableHand, position: int, now: datetime) -> None:
 # -- after every change: the next turn, absent players, the end of the hand -------------------
 
 
-def _after_change(hand: TableHand, engine: PlayHand, *, now: datetime) -> None:
+def _after_change(
+    hand: TableHand,
+    engine: PlayHand,
+    *,
+    now: datetime,
+    seats: dict[int, OnlineSeat] | None = None,
+) -> None:
     """Move on: an absent actor's hand (leaving, or sitting out) checks or folds at once (R2.9);
     a bot gets a moment to think; a player gets the action clock (R3.10); a finished hand is
-    settled. The engine's state is kept for the next move (tables.online.kept)."""
-    seats = {seat.number: seat for seat in hand.table.players.all()}
+    settled. The engine's state is kept for the next move (tables.online.kept). ``seats``: the
+    table's seats by number, if the caller has read them."""
+    if seats is None:
+        seats = {seat.number: seat for seat in hand.table.players.all()}
     while engine.actor is not None:
         seat = seats.get(hand.seat_numbers[engine.actor])
         if seat is not None and not seat.leaving and seat.status != SeatStatus.SITTING_OUT:
@@ -574,24 +588,28 @@ def is_connected(user_id: int, *, now: datetime) -> bool:
 
 
 @transaction.atomic
-def expire_turn(*, hand_id: int, sequence: int, now: datetime | None = None) -> bool:
-    """The actor's time ran out (or a bot's thinking): apply the server's move once.
+def expire_turn(
+    *, hand_id: int, sequence: int, now: datetime | None = None, table_id: int | None = None
+) -> bool:
+    """The actor's time ran out (or a bot's thinking): apply the server's move once, at the
+    cost of a player's move (the kept engine, the seats read once).
 
     Idempotent: nothing happens unless the hand is still at ``sequence`` and past its deadline.
     """
     now = now or timezone.now()
-    table_id = table_of(hand_id)
+    table_id = table_id or table_of(hand_id)
     if table_id is None:
         return False
-    lock_table(table_id)  # docs/architecture.md, "One lock order": the table, then the hand
+    table = lock_table(table_id)  # docs/architecture.md, "One lock order": table, then hand
     hand = lock_hand(table_id, hand_id)
     if hand is None or hand.is_over or hand.sequence != sequence:
         return False
     if hand.deadline is None or hand.deadline > now or hand.actor is None:
         return False
-    table = hand.table
+    hand.table = table
     engine = engine_of(hand)
-    seat = table.players.filter(number=hand.seat_numbers[hand.actor]).first()
+    seats = {seat.number: seat for seat in table.players.all()}
+    seat = seats.get(hand.seat_numbers[hand.actor])
     if seat is not None and seat.is_bot:
         # The bot's whims, never cards: seeded by the table's secret bot seed, so a replay of the
         # server's log is reproducible and no player can predict a bot from its hand number.
@@ -617,7 +635,7 @@ def expire_turn(*, hand_id: int, sequence: int, now: datetime | None = None) -> 
             seat.posts_big_blind = False
             seat.save(update_fields=["time_bank", "status", "posts_big_blind"])
     _store(hand, record, user=None)
-    _after_change(hand, engine, now=now)
+    _after_change(hand, engine, now=now, seats=seats)
     _changed(table)
     return True
 
@@ -676,9 +694,11 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
     done = {"turns": 0, "deals": 0, "failed": 0}
     due = TableHand.objects.filter(is_over=False, deadline__lte=now)
-    for hand_id, sequence in due.values_list("pk", "sequence"):
+    for hand_id, sequence, table_id in due.values_list("pk", "sequence", "table_id"):
         try:
-            done["turns"] += expire_turn(hand_id=hand_id, sequence=sequence, now=now)
+            done["turns"] += expire_turn(
+                hand_id=hand_id, sequence=sequence, now=now, table_id=table_id
+            )
         except Exception:
             # Logged with the hand's id only (never its cards); the next sweep tries again.
             logger.exception("the sweeper could not move hand %s on", hand_id)
