@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tables.engine.hand import Hand  # noqa: E402
-from tables.engine.rules import Betting, Rules  # noqa: E402
+from tables.engine import Betting, Rules  # noqa: E402
+from tables.engine.holdem import Hand  # noqa: E402
 
 PLAYERS = 6
 RULES = Rules(betting=Betting.NO_LIMIT, small_blind=50, big_blind=100)

@@ -16,8 +16,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from treys import Card as TreysCard  # noqa: E402  (test/bench-only dependency)
 from treys import Evaluator  # noqa: E402
 
-from tables.engine.cards import card_name  # noqa: E402
-from tables.engine.evaluator import evaluate, evaluate_unchecked  # noqa: E402
+from tables.engine import (  # noqa: E402
+    card_name,  # noqa: E402
+    evaluate,
+    evaluate_unchecked,
+)
 
 SEED = 20240601
 

@@ -16,8 +16,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pokerkit import OmahaHoldemHand  # noqa: E402  (test/bench-only dependency)
 
 from bench.engine_eval import pin_to_one_core  # noqa: E402
-from tables.engine.cards import cards_name  # noqa: E402
-from tables.engine.evaluator import evaluate_omaha  # noqa: E402
+from tables.engine import (
+    cards_name,  # noqa: E402
+    evaluate_omaha,  # noqa: E402
+)
 
 SEED = 20261124
 

@@ -119,11 +119,14 @@ class SecretGuard(admin.ModelAdmin[Any]):
             for name, options in super().get_fieldsets(request, obj)
         ]
 
-    def get_exclude(self, request: HttpRequest, obj: Any = None) -> list[Any]:
-        secret = [
-            f.name for f in self.model._meta.get_fields() if touches_secret(self.model, f.name)
-        ]
-        return [*(super().get_exclude(request, obj) or ()), *secret]
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
+        excluded = super().get_exclude(request, obj)
+        secret = sorted(_secrets_of(self.model))
+        if not secret:
+            return excluded
+        if excluded is None:  # Django then takes the form's own Meta.exclude: keep it
+            excluded = getattr(getattr(self.form, "_meta", None), "exclude", None)
+        return [*(excluded or ()), *secret]
 
     def check(self, **kwargs: Any) -> list[checks.CheckMessage]:
         """A declared option that names a secret field is an error at start (floorman.E001)."""

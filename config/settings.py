@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+
+from config.startup import kept_secret_key
 
 # Generic admin and QuerySet classes (ModelAdmin[Event]) at run time, as the type checker sees them.
 django_stubs_ext.monkeypatch()
@@ -27,8 +32,6 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DEBUG", False)
-# The embedded default is for one machine; production sets its own key.
-SECRET_KEY = os.environ.get("SECRET_KEY", "floorman-embedded-default-change-me-in-production")
 ALLOWED_HOSTS = [
     h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h
 ]
@@ -49,6 +52,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -72,6 +76,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.csp",
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
@@ -144,11 +149,16 @@ else:
     _broker_dir = VAR_DIR / "broker"
     for _folder in (_broker_dir, VAR_DIR / "broker-control"):
         _folder.mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    # kombu's file-system transport, written atomically (config/broker.py, registered in
+    # config/celery.py): a worker never reads a message half-written (issue 16).
+    CELERY_BROKER_URL = "floorman-fs://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
         "control_folder": str(VAR_DIR / "broker-control"),
+        # Look for messages every 0.1 s (kombu's default is 1 s): beat's half-second sweeps run
+        # on time, and a worker told to stop notices within its 2-s drain instead of 4 s.
+        "polling_interval": 0.1,
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     LIVE_BUS = "db"
@@ -187,6 +197,13 @@ FLOORMAN_BOTS_PLAY_ALONE = env_bool("FLOORMAN_BOTS_PLAY_ALONE", False)
 # Scales the pauses between online hands and the house bots' thinking (1: as played).
 FLOORMAN_TABLE_PACE = float(os.environ.get("FLOORMAN_TABLE_PACE", "1"))
 
+# --- Security (docs/operations.md#security): the secret key, CSP, HSTS, frames. ---
+# The embedded default (SQLite on one machine) generates its key once and keeps it in var/; a
+# server database without SECRET_KEY and DEBUG off refuses to serve (config/startup.py, called by
+# the WSGI, ASGI and Celery entry points): a key must be the same on every machine.
+FLOORMAN_EMBEDDED = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+SECRET_KEY = os.environ.get("SECRET_KEY") or kept_secret_key(VAR_DIR / "secret_key")
+
 # Sealed decks (tables/online/sealing.py, docs/operations.md): a running hand's deck and secret
 # are stored encrypted with the first of these keys (base64 of 32 bytes, newest first; older
 # keys still open their tokens). The embedded default keeps one in var/ (0600), made on first use.
@@ -194,8 +211,7 @@ FLOORMAN_SEAL_KEYS = [
     key.strip() for key in os.environ.get("FLOORMAN_SEAL_KEYS", "").split(",") if key.strip()
 ]
 FLOORMAN_SEAL_KEY_FILE = VAR_DIR / "seal.key"
-_server_database = DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
-if not FLOORMAN_SEAL_KEYS and not DEBUG and (REDIS_URL or _server_database):
+if not FLOORMAN_SEAL_KEYS and not DEBUG and (REDIS_URL or not FLOORMAN_EMBEDDED):
     raise ImproperlyConfigured(
         "FLOORMAN_SEAL_KEYS is not set: production (PostgreSQL or Redis, DEBUG off) needs a key "
         "to seal running hands' decks. Make one with `python -c 'import base64,os; "
@@ -205,11 +221,40 @@ if not FLOORMAN_SEAL_KEYS and not DEBUG and (REDIS_URL or _server_database):
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
-X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+# Every page: scripts from this site or carrying the response's nonce (templates write
+# nonce="{{ csp_nonce }}" on an inline <script>; docs/architecture.md), no eval, no plug-ins, no
+# framing (the online table's view allows its own origin for "My tables": FRAME_SELF_CSP).
+# Styles: this site's files; style *attributes* stay allowed because templates set CSS custom
+# properties in them (style="--i: 3", seat and chip positions); they cannot load anything, as
+# img-src/font-src/connect-src stay 'self'. htmx's own indicator <style> is off
+# (static/js/htmx-csp.js; floorman.css has the rules).
+SECURE_CSP: dict[str, Any] = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "style-src-attr": [CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+X_FRAME_OPTIONS = "DENY"
 if not DEBUG and env_bool("HTTPS", False):
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    # Browsers remember for a year to use HTTPS only (subdomains: opt in, they may not have TLS).
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
+    SECURE_CSP["upgrade-insecure-requests"] = True
+    # The proxy terminates TLS and says so (docs/operations.md#routing): HSTS goes out on HTTPS.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+FRAME_SELF_CSP: dict[str, Any] = SECURE_CSP | {"frame-ancestors": [CSP.SELF]}
+# --- end of the security block ---
 
 LOGGING = {
     "version": 1,
@@ -219,3 +264,24 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hand_secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- Log-in attempts (django-axes, issue 16) ------------------------------------------------------
+# Five wrong passwords lock the account and, separately, the address for 15 minutes (a 429 page
+# that says so, templates/registration/locked_out.html); a right password resets the count.
+# Every failure is kept (admin: Axes), each lockout is audited (tournaments.login_audit).
+# Addresses are REMOTE_ADDR; behind a reverse proxy set TRUSTED_PROXY_COUNT (docs/operations.md).
+INSTALLED_APPS += ["axes"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as axes requires
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+if _proxies := int(os.environ.get("TRUSTED_PROXY_COUNT", "0")):
+    AXES_IPWARE_PROXY_COUNT = _proxies
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]

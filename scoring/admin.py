@@ -27,7 +27,14 @@ class SeasonAdminForm(forms.ModelForm[Season]):
 
     class Meta:
         model = Season
-        fields = ["name", "starts_on", "ends_on", "formula", "super_final_stack_rule"]
+        fields = [
+            "name",
+            "starts_on",
+            "ends_on",
+            "formula",
+            "super_final_stack_rule",
+            "include_bots",
+        ]
 
 
 @admin.register(Season)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from math import ceil
 from typing import Any
 
 from django.contrib import messages
@@ -108,6 +109,7 @@ def _render_deal(
         "deal": active_deal(event),
         "money": event_payouts(event),
         "errors": errors or [],
+        "icm_error": split and format_money(max(1, ceil(split.icm_error))),
     }
     template = "scoring/deal_floor.html" + ("#deal" if getattr(request, "htmx", False) else "")
     return render(request, template, context, status=status)

@@ -20,6 +20,7 @@ from django_htmx.middleware import HtmxDetails
 from scoring import satellites
 from scoring.hand_for_hand_services import hand_for_hand_view, reopenable_hand
 from scoring.selectors import event_standings
+from scoring.step_labels import step_label
 from tables import forms, services
 from tables.models import FloorStep, MoveReason, StepStatus
 from tables.selectors import tables_with_seats
@@ -73,6 +74,17 @@ def plan_lines(step: FloorStep) -> list[str]:
     return lines
 
 
+def draw_form(event: Event, entries: list[Entry]) -> forms.DrawForm:
+    """The seat draw as the night needs it: the event's players a table, tables for everyone."""
+    waiting = [e for e in entries if e.status == EntryStatus.CHECKED_IN] or [
+        e for e in entries if e.status == EntryStatus.REGISTERED
+    ]
+    seats = event.table_size
+    return forms.DrawForm(
+        initial={"tables": max(1, -(-len(waiting) // seats)), "seats_per_table": seats}
+    )
+
+
 def floor_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str, Any]:
     """Everything the floor's seating page shows."""
     entries = list(Entry.objects.filter(event=event).select_related("player"))
@@ -88,6 +100,8 @@ def floor_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str,
                 )
             moves.append({"move": move, "why": why, "waits": not move.dealt_in})
     steps = FloorStep.objects.filter(event=event)
+    undo_step = steps.filter(status=StepStatus.DONE).order_by("-sequence").first()
+    redo_step = steps.filter(status=StepStatus.UNDONE).order_by("sequence").first()
     context: dict[str, Any] = {
         "event": event,
         "entries": entries,
@@ -104,12 +118,15 @@ def floor_context(request: HttpRequest, event: Event, **extra: Any) -> dict[str,
         "reopenable_hand": reopenable_hand(event),  # its reports can still be taken back
         "standings": event_standings(event),
         "money": floor_money(event, entries),  # docs/money.md; a freeroll shows none
-        "undo_step": steps.filter(status=StepStatus.DONE).order_by("-sequence").first(),
-        "redo_step": steps.filter(status=StepStatus.UNDONE).order_by("sequence").first(),
+        "undo_step": undo_step,
+        "redo_step": redo_step,
+        "undo_label": step_label(undo_step),
+        "redo_label": step_label(redo_step),
         "register_form": forms.RegisterForm(),
-        "draw_form": forms.DrawForm(),
+        "draw_form": draw_form(event, entries),
         "is_final": event.kind == EventKind.FINAL,
         "errors": [],
+        "posted": None,
         "form_key": uuid.uuid4().hex,
     }
     context.update(extra)
@@ -128,13 +145,14 @@ def render_floor(
 def floor_done(request: HttpRequest, event: Event) -> HttpResponse:
     """After a successful action: the fresh fragment for htmx, a redirect (PRG) otherwise."""
     if getattr(request, "htmx", None):
+        event.refresh_from_db()  # the action may have ended it (scoring.services.end_event)
         return render_floor(request, event)
     return HttpResponseRedirect(reverse("floor:tables", args=[event.pk]))
 
 
 def floor_failed(request: HttpRequest, event: Event, *reasons: str) -> HttpResponse:
-    """Bad input: the page again with the reason, status 400, nothing changed."""
-    return render_floor(request, event, status=400, errors=list(reasons))
+    """Bad input: the page again with the reason and what was typed, status 400, nothing changed."""
+    return render_floor(request, event, status=400, errors=list(reasons), posted=request.POST)
 
 
 def form_errors(form: Any) -> list[str]:
@@ -149,7 +167,13 @@ def form_errors(form: Any) -> list[str]:
 def run_floor_action(
     request: HttpRequest, event: Event, form: Any, action: Callable[[dict[str, Any]], object]
 ) -> HttpResponse:
-    """Validate the form, call the service, answer with the page or the reason."""
+    """Validate the form, call the service, answer with the page or the reason.
+
+    A form resent with the key of a step it already made answers as the first one did (its
+    players are out by now, so the form itself would no longer validate).
+    """
+    if services.find_by_key(event, str(request.POST.get("key", ""))[:64]) is not None:
+        return floor_done(request, event)
     if not form.is_valid():
         return floor_failed(request, event, *form_errors(form))
     try:

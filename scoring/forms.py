@@ -10,7 +10,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.services import StackInput
-from tables.engine.cards import parse_card
+from tables.engine import parse_card
+from tournaments.bounds import DB_INT_MAX, MAX_CHIPS, MAX_ID
 from tournaments.models import Entry
 
 # 12000, 12,000, 12.000 (German) or 12 000; never a fraction.
@@ -27,6 +28,10 @@ def parse_stack(raw: str | None) -> int | None:
     value = int(re.sub(r"\D", "", text))
     if value <= 0:
         raise forms.ValidationError(_("A stack is a positive whole number of chips."))
+    if value > MAX_CHIPS:
+        raise forms.ValidationError(
+            _("A stack is at most %(most)s chips.") % {"most": f"{MAX_CHIPS:,}"}
+        )
     return value
 
 
@@ -51,6 +56,7 @@ class StacksForm(forms.Form):
     key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
     require_all = False
     tie_needs_card = _("%(names)s have equal chip counts: each draws a card to decide (R5.10).")
+    stack_missing = _("%(name)s: give the chip count.")
 
     def __init__(
         self, *args: Any, entries: Sequence[Entry], needs_busted_by: bool = False, **kwargs: Any
@@ -75,8 +81,8 @@ class StacksForm(forms.Form):
                 card = parse_tie_card(self.data.get(f"card-{entry_id}"))
             except forms.ValidationError as error:
                 raise forms.ValidationError(f"{name}: {' '.join(error.messages)}") from error
-            if stack is None:
-                raise forms.ValidationError(_("%(name)s: give the stack.") % {"name": name})
+            if stack is None and (self.require_all or len(chosen) > 1):
+                raise forms.ValidationError(self.stack_missing % {"name": name})
             busted_by = self._busted_by(entry_id, name) if self.needs_busted_by else None
             rows.append(StackInput(entry_id=entry_id, stack=stack, card=card, busted_by=busted_by))
         self.check_tie_cards(rows)
@@ -108,7 +114,13 @@ class StacksForm(forms.Form):
 
 
 class BustForm(StacksForm):
-    """R5.6: the players out in one hand, their stacks at its start, for a tie the card in hand."""
+    """R5.6: the players out in one hand; two or more: their stacks at its start, for a tie the
+    card in hand (the stack only orders busts of the same hand)."""
+
+    stack_missing = _(
+        "%(name)s: two or more went out in this hand: give the stack each had when it started "
+        "(R5.6)."
+    )
 
     tie_needs_card = _(
         "%(names)s started the hand with equal stacks: give the higher card in each one's "
@@ -125,7 +137,7 @@ class StopForm(StacksForm):
 class QuitForm(forms.Form):
     """R5.9: the player who quits and the chips that leave play with him."""
 
-    entry = forms.IntegerField(label=_("Player"))
+    entry = forms.IntegerField(label=_("Player"), min_value=1, max_value=MAX_ID)
     stack = forms.CharField(label=_("Chips leaving play"), required=False, max_length=20)
     key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
@@ -136,6 +148,6 @@ class QuitForm(forms.Form):
 class HandDoneForm(forms.Form):
     """TDA RP-8: a table reports the hand-for-hand hand done (or takes that report back)."""
 
-    table = forms.IntegerField(label=_("Table"), min_value=1)
-    hand = forms.IntegerField(label=_("Hand"), min_value=1)
+    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=MAX_ID)
+    hand = forms.IntegerField(label=_("Hand"), min_value=1, max_value=DB_INT_MAX)
     key = forms.CharField(max_length=64, required=False)

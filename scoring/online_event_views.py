@@ -86,6 +86,7 @@ def event_context(request: HttpRequest, event: Event, *, error: str = "") -> dic
     return {
         "event": event,
         "registered": Entry.objects.filter(event=event).count(),
+        "left": Entry.objects.filter(event=event).in_play().count(),
         "entry": entry,
         "my_table": seat.table if seat else None,
         "result": _my_result(event, entry),

@@ -23,8 +23,7 @@ from django.utils.translation import gettext as _
 
 from scoring import hand_for_hand_services, services
 from scoring.satellites import register_for_satellite
-from tables.engine import AwardPot
-from tables.engine.pots import build_pots
+from tables.engine import AwardPot, build_pots
 from tables.floor_state import table_states
 from tables.models import FloorStep, Seat, StepStatus, Table
 from tables.online import tournament as online_tournament
@@ -417,8 +416,14 @@ def _wake(event: Event, now: datetime) -> None:
 
 
 def _finish(event: Event, now: datetime) -> None:
-    """One player left: he has won (place 1, recorded with the last busts); the tables close."""
-    finish_event(actor=None, event_id=event.pk)
+    """One player left: he has won; the tables close.
+
+    His place and the event's end are recorded with the last busts, as at a live event
+    (scoring.services.end_event), so an event that ended there is not finished twice.
+    """
+    event.refresh_from_db(fields=["status"])
+    if event.status != EventStatus.FINISHED:
+        finish_event(actor=None, event_id=event.pk)
     for table in OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN):
         table.status, table.closed_at, table.next_hand_at = TableStatus.CLOSED, now, None
         table.save(update_fields=["status", "closed_at", "next_hand_at"])

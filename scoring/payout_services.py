@@ -224,6 +224,10 @@ DEAL_ERROR_TEXTS = {
     "a deal needs at least two players": gettext_noop("A deal needs at least two players."),
     "every player in a deal has chips": gettext_noop("Every player in the deal has chips."),
     "there is no prize money left to share": gettext_noop("There is no prize money left to share."),
+    "a deal among more than 1,000 players is not computed": gettext_noop(
+        "A deal among more than 1,000 players is not computed: not even an estimate of ICM "
+        "would be ready in seconds."
+    ),
     "the amount kept for the winner is at most 1st minus 2nd prize": gettext_noop(
         "The amount kept for the winner can be at most 1st prize minus 2nd prize."
     ),

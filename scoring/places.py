@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tables.engine.cards import Card
+from tables.engine import Card
 from tables.seating import Rng, dealt_deck
 from tournaments.entry_services import SATELLITE_BONUS_CHIPS, super_final_stack
 

@@ -5,6 +5,7 @@ Nothing is stored: a corrected place (an undo, a redo, an edit) shows on the nex
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 
@@ -83,13 +84,51 @@ def best_entry_ids(entries: list[Entry]) -> set[int]:
     return {entry.pk for entry in best.values()}
 
 
+def house_bot(prefix: str = "") -> Q:
+    """A house bot's entry (tables.online.services.new_bot_user: "bot-N", no usable password)."""
+    return Q(**{
+        f"{prefix}player__user__username__startswith": "bot-",
+        f"{prefix}player__user__password__startswith": "!",
+    })  # fmt: skip
+
+
 def season_results(season: Season) -> list[Result]:
-    """Every placed entry of the season's events (a player's best one per event), as records."""
-    entries = list(
-        Entry.objects.filter(event__season=season, place__isnull=False).select_related("player")
-    )
+    """Every placed entry of the season's events (a player's best one per event), as records.
+
+    Unless the season includes house bots, it counts people only: each ranked among the people
+    of his event, the field its people (the event's own places still list everyone).
+    """
+    placed = Entry.objects.filter(event__season=season, place__isnull=False)
+    if not season.include_bots:
+        placed = placed.exclude(house_bot())
+    entries = list(placed.select_related("player"))
     best = best_entry_ids(entries)
-    return results_of([entry for entry in entries if entry.pk in best])
+    results = results_of([entry for entry in entries if entry.pk in best])
+    return results if season.include_bots else _among_people(results)
+
+
+def _among_people(results: list[Result]) -> list[Result]:
+    """Places and fields of people only: a bot ahead of a person no longer takes his place."""
+    people = dict(
+        Event.objects.filter(pk__in={r.event_id for r in results})
+        .annotate(
+            n=Count(
+                "entries",
+                filter=Q(entries__status__in=IN_THE_FIELD) & ~house_bot("entries__"),
+            )
+        )
+        .values_list("pk", "n")
+    )
+    ranked = []
+    for result in results:
+        ahead = sum(
+            1
+            for r in results
+            if r.event_id == result.event_id and (r.place or 0) < (result.place or 0)
+        )
+        field = max(people.get(result.event_id, 0), ahead + 1)
+        ranked.append(dataclasses.replace(result, place=ahead + 1, entrants=field))
+    return ranked
 
 
 @dataclass(frozen=True)

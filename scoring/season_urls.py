@@ -8,6 +8,7 @@ app_name = "seasons"
 
 urlpatterns = [
     path("seasons/<int:pk>/", season_views.season_detail, name="season_detail"),
+    path("seasons/<int:pk>/chart/", season_views.season_chart_fragment, name="season_chart"),
     path("seasons/<int:pk>/formula/", season_views.season_formula, name="season_formula"),
     path(
         "seasons/<int:pk>/standings.csv",

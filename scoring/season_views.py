@@ -6,9 +6,6 @@ season's formula is written here, by admins.
 
 from __future__ import annotations
 
-import csv
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.http import (
@@ -19,6 +16,7 @@ from django.http import (
     HttpResponseRedirect,
 )
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import get_conditional_response
 from django.utils.text import slugify
@@ -29,9 +27,12 @@ from django.views.decorators.vary import vary_on_headers
 from scoring import season_selectors as selectors
 from scoring.payout_selectors import event_payouts
 from scoring.satellites import compute_super_final_stacks
+from scoring.season_chart import season_chart
 from scoring.season_forms import FormulaForm, WhatIfForm
 from scoring.season_services import change_season_formula
+from tournaments.csv_export import csv_response
 from tournaments.entry_services import FloorError, stack_rule
+from tournaments.fragments import conditional_fragment
 from tournaments.models import Event, Player, Season
 from tournaments.money_format import currency
 from tournaments.permissions import admin_required, floor_required
@@ -41,6 +42,16 @@ from tournaments.selectors import is_admin
 def _bad_formula(form: FormulaForm | WhatIfForm) -> HttpResponseBadRequest:
     reason = "; ".join(str(error) for error in form.errors.get("formula", []))
     return HttpResponseBadRequest(reason or _("Unknown points formula."), content_type="text/plain")
+
+
+@require_GET
+def season_chart_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The season chart alone, for the TV of an event in the season; 304 while unchanged."""
+    season = get_object_or_404(Season, pk=pk)
+    html = render_to_string(
+        "scoring/_season_chart.html", {"chart": season_chart(season)}, request=request
+    )
+    return conditional_fragment(request, html)
 
 
 @require_GET
@@ -64,6 +75,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "table": table,
         "what_if_form": WhatIfForm(initial={"formula": table.formula}),
         "formula_form": FormulaForm(initial={"formula": season.formula}),
+        "chart": season_chart(season, formula=formula),
     }
     template = "scoring/season_detail.html"
     if getattr(request, "htmx", False):
@@ -88,18 +100,12 @@ def season_formula(request: HttpRequest, pk: int) -> HttpResponseBase:
     return HttpResponseRedirect(reverse("seasons:season_detail", args=[season.pk]))
 
 
-def _csv_response(filename: str) -> tuple[HttpResponse, Any]:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response, csv.writer(response)
-
-
 @require_GET
 def season_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The season's standings as CSV (public, like the leaderboard)."""
     season = get_object_or_404(Season, pk=pk)
     table = selectors.season_table(season)
-    response, writer = _csv_response(f"{slugify(season.name) or 'season'}-standings.csv")
+    response, writer = csv_response(f"{slugify(season.name) or 'season'}-standings.csv")
     writer.writerow(["rank", "player_id", "player", "points", "events", "wins", "best_place"])
     for line in table.standings:
         writer.writerow(
@@ -114,7 +120,7 @@ def event_results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """An event's places and points as CSV (public: results are posted in the room too)."""
     event = get_object_or_404(Event.objects.select_related("season"), pk=pk)
     rows = selectors.event_results(event)
-    response, writer = _csv_response(f"{slugify(event.name) or 'event'}-{event.pk}-results.csv")
+    response, writer = csv_response(f"{slugify(event.name) or 'event'}-{event.pk}-results.csv")
     # docs/money.md: an event with money adds each place's prize (currency units, "120.00").
     money = event_payouts(event)
     header = ["place", "player_id", "player", "entrants", "points", "qualified"]

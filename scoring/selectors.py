@@ -40,6 +40,7 @@ class Standings:
     total_chips: int
     chips_in_play: int
     average_stack: int | None
+    winner: str | None = None  # once everyone is placed: the name in first place
 
 
 def event_standings(event: Event) -> Standings:
@@ -80,4 +81,5 @@ def event_standings(event: Event) -> Standings:
         total_chips=total,
         chips_in_play=in_play,
         average_stack=round(in_play / left) if left else None,
+        winner=next((line.name for line in places if line.place == 1), None) if not left else None,
     )

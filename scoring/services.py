@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from scoring import hand_for_hand_services as hand_for_hand
 from scoring import places
 from scoring.models import Elimination, EliminationKind
-from tables.engine.cards import Card
+from tables.engine import Card
 from tables.models import FloorStep, Seat, StepKind
 from tables.services import (
     find_by_key,
@@ -33,6 +33,7 @@ from tournaments.entry_services import (
     publish_standings,
     refuse_online_floor,
 )
+from tournaments.event_services import end_won_event
 from tournaments.models import Entry, EntryStatus, Event
 from tournaments.money_services import check_busted_by, set_busted_by
 from tournaments.services import record_audit
@@ -159,12 +160,25 @@ def _place_out(
 
 
 def _crown_last_player(*, step: FloorStep, actor: User | None) -> None:
-    """When one player is left, he has won: place 1."""
+    """When one player is left, he has won: place 1, and the event is over (end_event)."""
     in_play = Entry.objects.filter(event=step.event).in_play()
     if in_play.count() != 1:  # counted, not loaded: a field of a thousand is mostly still in
         return
     (winner,) = in_play.select_for_update(no_key=True)  # the caller holds the event's lock
     _place_out(step=step, entry=winner, kind=EliminationKind.WINNER, place=1, actor=actor)
+    end_event(step=step, actor=actor)
+
+
+def end_event(*, step: FloorStep, actor: User | None) -> None:
+    """Everyone is placed: the event is over, its clock stops; the step can take it back."""
+    if Entry.objects.filter(event=step.event).in_play().exists():
+        return
+    winner = Entry.objects.filter(event=step.event, place=1).select_related("player").first()
+    undo = end_won_event(
+        event=step.event, actor=actor, winner=winner.label if winner else None
+    )  # undone with the step (scoring.undo_services)
+    step.data = {**step.data, "ended_event": undo}
+    step.save(update_fields=["data"])
 
 
 def _finish(*, event: Event, step: FloorStep, actor: User | None, action: str) -> FloorStep:
@@ -238,7 +252,8 @@ def record_busts(
         raise FloorError(_("Choose the players who are out."))
     entries = {e.pk: e for e in _playing(event, [b.entry_id for b in busts])}
     for bust in busts:
-        check_stack(bust.stack, name=entries[bust.entry_id].player.name)
+        if len(busts) > 1 or bust.stack is not None:  # R5.6: stacks order same-hand busts only
+            check_stack(bust.stack, name=entries[bust.entry_id].player.name)
     left = Entry.objects.filter(event=event).in_play().count()
     if len(busts) >= left:
         raise FloorError(_("Somebody wins the hand: at least one player stays in."))
@@ -310,4 +325,5 @@ def record_agreed_stop(
             step=step, entry=entries[count.entry_id], kind=EliminationKind.STOP,
             place=placed[count.entry_id], actor=actor, stack=count.stack, card=count.card,
         )  # fmt: skip
+    end_event(step=step, actor=actor)
     return _finish(event=event, step=step, actor=actor, action="event.agreed_stop")

@@ -23,11 +23,13 @@ from tables.services import (
 )
 from tournaments.entry_services import (
     EntryStateError,
+    EventFinishedError,
     FloorError,
     lock_entries,
     lock_event,
     publish_standings,
 )
+from tournaments.event_services import end_won_event, reopen_won_event
 from tournaments.models import Entry, EntryStatus, Event
 from tournaments.services import record_audit
 
@@ -41,6 +43,18 @@ class NothingToUndoError(FloorError):
 
 
 # ---- undo and redo -------------------------------------------------------------------------
+
+
+def _lock_for_undo(event_id: int) -> Event:
+    """Lock the event; a finished one only when its last step won it (that step undoes it)."""
+    try:
+        return lock_event(event_id)
+    except EventFinishedError:
+        event = Event.objects.select_for_update(no_key=True).get(pk=event_id)
+        top = FloorStep.objects.filter(event=event, status=StepStatus.DONE)
+        if "ended_event" in getattr(top.order_by("-sequence").first(), "data", {}):
+            return event
+        raise
 
 
 def _take_back_places(step: FloorStep) -> None:
@@ -128,7 +142,7 @@ def undo_last(*, event_id: int, actor: User | None, step_id: int | None = None) 
     ``step_id`` is the step the page offered to undo: a second click finds it undone already
     and changes nothing.
     """
-    event = lock_event(event_id)
+    event = _lock_for_undo(event_id)
     if event.online:
         # The engine dealt those hands: a bust or a move online cannot be taken back.
         raise NothingToUndoError(_("An online event's busts and moves cannot be undone."))
@@ -141,11 +155,17 @@ def undo_last(*, event_id: int, actor: User | None, step_id: int | None = None) 
     if step is None:
         raise NothingToUndoError(_("Nothing to undo."))
     _reverse(step, backwards=True)
+    if "ended_event" in step.data:  # the bust that won the event: it runs again
+        reopen_won_event(event=event, actor=actor, undo=step.data["ended_event"])
     step.status = StepStatus.UNDONE
     step.save(update_fields=["status"])
     record_audit(actor=actor, action="floor.undo", event=event, step=step.pk, kind=step.kind)
     hand_for_hand.sync_hand_for_hand(event=event, actor=actor)
-    refresh_plan(event=event)
+    if step.kind == StepKind.PLAN:
+        # Its redo carries out the same moves: no fresh plan (a new draw) beside it.
+        FloorStep.objects.filter(event=event, status=StepStatus.PENDING).delete()
+    else:
+        refresh_plan(event=event)
     publish_standings(event.pk)
     return step
 
@@ -163,6 +183,11 @@ def redo_next(*, event_id: int, actor: User | None, step_id: int | None = None) 
     if step is None:
         raise NothingToUndoError(_("Nothing to redo."))
     _reverse(step, backwards=False)
+    if "ended_event" in step.data:  # the same last place again: the event is won again
+        step.data = {**step.data, "ended_event": end_won_event(
+            event=event, actor=actor, winner=step.data["ended_event"].get("winner")
+        )}  # fmt: skip
+        step.save(update_fields=["data"])
     step.status = StepStatus.DONE
     step.sequence = step.sequence or next_sequence(event)
     step.save(update_fields=["status", "sequence"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tables.engine.cards import DECK_SIZE, Card
+from tables.engine import DECK_SIZE, Card
 from tables.seating import Rng, dealt_deck
 
 

@@ -8,13 +8,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tables.models import Seat
+from tournaments.bounds import MAX_ID, MAX_LEVELS
 
 
 class ChipUpForm(forms.Form):
     """One table's leftover small chips, a row per seat in dealing order (R5.11)."""
 
-    table = forms.IntegerField(widget=forms.HiddenInput)
-    level = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    table = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=MAX_ID)
+    level = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=MAX_LEVELS)
 
     def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

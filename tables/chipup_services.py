@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tables import chipup
-from tables.engine.cards import Card, card_name
+from tables.engine import Card, card_name
 from tables.models import ChipUpRace, Seat, Table
 from tournaments.entry_services import (
     FloorError,

@@ -27,7 +27,7 @@ from tables.chipup_services import (
     due_chip_up,
     race_chip_up,
 )
-from tables.engine.cards import RANKS
+from tables.engine import RANKS
 from tables.models import ChipUpRace
 from tables.services import live_tables
 from tournaments.fragments import conditional_fragment

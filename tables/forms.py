@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tables.seating import DEFAULT_SEATS, MAX_SEATS, MIN_SEATS
+from tournaments.bounds import MAX_ID
 
 
 class RegisterForm(forms.Form):
@@ -31,14 +32,14 @@ class DrawForm(forms.Form):
 
 
 class SeatForm(forms.Form):
-    entry = forms.IntegerField(widget=forms.HiddenInput)
-    table = forms.IntegerField(label=_("Table"), min_value=1, required=False)
+    entry = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=MAX_ID)
+    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=MAX_ID, required=False)
     seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=MAX_SEATS, required=False)
 
 
 class MoveForm(forms.Form):
-    entry = forms.IntegerField(label=_("Player"))
-    table = forms.IntegerField(label=_("Table"), min_value=1)
+    entry = forms.IntegerField(label=_("Player"), min_value=1, max_value=MAX_ID)
+    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=MAX_ID)
     seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=MAX_SEATS)
     key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
@@ -46,7 +47,7 @@ class MoveForm(forms.Form):
 class ButtonForm(forms.Form):
     """R2.7: the button and, when the floor gives it, the small blind of the hand at a table."""
 
-    table = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    table = forms.IntegerField(min_value=1, max_value=MAX_ID, widget=forms.HiddenInput)
     seat = forms.IntegerField(label=_("Button"), min_value=1, max_value=MAX_SEATS)
     small_blind = forms.IntegerField(
         label=_("Small blind at seat"), min_value=1, max_value=MAX_SEATS, required=False
@@ -54,4 +55,4 @@ class ButtonForm(forms.Form):
 
 
 class ConfirmPlanForm(forms.Form):
-    step = forms.IntegerField(widget=forms.HiddenInput)
+    step = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=MAX_ID)

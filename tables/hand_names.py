@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, pgettext_lazy
 
-from tables.engine.describe import describe
-from tables.engine.evaluator import HandCategory
+from tables.engine import HandCategory, describe
 
 _ACE = 12
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from tables.engine.cards import Card, check_deck, new_deck
+from tables.engine import Card, check_deck, new_deck
 
 T = TypeVar("T")
 

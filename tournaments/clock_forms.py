@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.bounds import MAX_ID, MAX_LEVELS
 from tournaments.services import ClockAction
 
 MAX_ADDED_SECONDS = 24 * 60 * 60
@@ -16,8 +17,8 @@ class ClockActionForm(forms.Form):
     """One press of a clock control; ``expected_version`` is the clock the page showed."""
 
     action = forms.ChoiceField(label=_("action"), choices=[(a.value, a.value) for a in ClockAction])
-    expected_version = forms.IntegerField(label=_("clock version"), min_value=0)
-    level = forms.IntegerField(label=_("level"), required=False, min_value=0)
+    expected_version = forms.IntegerField(label=_("clock version"), min_value=0, max_value=MAX_ID)
+    level = forms.IntegerField(label=_("level"), required=False, min_value=0, max_value=MAX_LEVELS)
     seconds = forms.IntegerField(
         label=_("seconds"),
         required=False,

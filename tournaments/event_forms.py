@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django import forms
@@ -10,6 +11,7 @@ from django.db.models import Count, Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.bounds import EARLIEST_YEAR, LATEST_YEAR, MAX_CHIPS, MAX_PLAYERS
 from tournaments.models import BlindStructure, Event, EventKind, LevelKind, Season
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
@@ -65,9 +67,11 @@ class EventForm(forms.Form):
         label=_("Starting stack"),
         required=False,
         min_value=1,
+        max_value=MAX_CHIPS,
         error_messages={
             "invalid": _("The starting stack must be a positive whole number of chips."),
             "min_value": _("The starting stack must be a positive whole number of chips."),
+            "max_value": _("The starting stack is at most %(limit_value)s chips."),
         },
         help_text=_("Empty: the structure's starting stack."),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
@@ -110,9 +114,11 @@ class EventForm(forms.Form):
         label=_("Start when this many have registered"),
         required=False,
         min_value=2,
+        max_value=MAX_PLAYERS,
         error_messages={
             "min_value": _("A sit&go needs at least two players."),
             "invalid": _("A sit&go needs at least two players."),
+            "max_value": _("A sit&go starts with at most %(limit_value)s players."),
         },
         help_text=_("Online sit&go: starts when this many players have registered; empty: at "
                     "the scheduled start."),
@@ -145,6 +151,16 @@ class EventForm(forms.Form):
         self.fields["scheduled_start"].help_text = _("House time (%(zone)s).") % {
             "zone": settings.TIME_ZONE
         }
+
+    def clean_scheduled_start(self) -> datetime:
+        """A start in a year a tournament is played (year 1 would overflow the time zones)."""
+        start: datetime = self.cleaned_data["scheduled_start"]
+        if not EARLIEST_YEAR <= start.year <= LATEST_YEAR:
+            raise forms.ValidationError(
+                _("Give a start between the years %(first)s and %(last)s.")
+                % {"first": EARLIEST_YEAR, "last": LATEST_YEAR}
+            )
+        return start
 
     def clean_table_size(self) -> int:
         """Empty: the event's table size as it is, a new event's nine."""

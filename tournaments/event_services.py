@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import live, money, structures
+from tournaments import clock, live, money, structures
 from tournaments.entry_services import NoSuperFinalStackError, starting_stack_for
 from tournaments.models import (
     BlindStructure,
@@ -26,6 +26,8 @@ from tournaments.models import (
 )
 from tournaments.money_models import MONEY_PROBLEMS
 from tournaments.services import record_audit
+
+CLOCK_FIELDS = ["clock_level_index", "clock_level_started_at", "clock_paused_at"]
 
 
 class EventEditError(ValueError):
@@ -318,6 +320,34 @@ def finish_event(*, actor: User | None, event_id: int, confirm_players_in: bool 
     )
     transaction.on_commit(lambda: live.publish_event_changed(event_id=event.pk, what="clock"))
     return event
+
+
+def end_won_event(*, event: Event, actor: User | None, winner: str | None) -> dict[str, Any]:
+    """The last place is recorded: the event is over, its clock stopped (the caller holds the
+    event's lock). Returns what reopen_won_event needs to take it back (an undo)."""
+    now = timezone.now()
+    undo = {"status_before": event.status, "clock_ran": False}
+    if event.read_clock(now).status is clock.ClockStatus.RUNNING:
+        event.set_clock_state(clock.pause(event.clock_state, event.durations(), now=now))
+        undo["clock_ran"] = True
+    event.status = EventStatus.FINISHED
+    event.clock_version += 1
+    event.save(update_fields=[*CLOCK_FIELDS, "status", "clock_version"])
+    record_audit(actor=actor, action="event.won", event=event, winner=winner, **undo)
+    transaction.on_commit(lambda: live.publish_event_changed(event_id=event.pk, what="clock"))
+    return undo
+
+
+def reopen_won_event(*, event: Event, actor: User | None, undo: dict[str, Any]) -> None:
+    """Undo of the bust that won the event: it runs again, its clock on from where it stopped."""
+    if undo.get("clock_ran") and event.clock_paused_at is not None:
+        now = timezone.now()
+        event.set_clock_state(clock.resume(event.clock_state, event.durations(), now=now))
+    event.status = undo.get("status_before") or EventStatus.RUNNING
+    event.clock_version += 1
+    event.save(update_fields=[*CLOCK_FIELDS, "status", "clock_version"])
+    record_audit(actor=actor, action="event.reopened", event=event, **undo)
+    transaction.on_commit(lambda: live.publish_event_changed(event_id=event.pk, what="clock"))
 
 
 def _money_values(event: Event) -> dict[str, Any]:

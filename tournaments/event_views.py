@@ -1,4 +1,8 @@
-"""Event management (admins): parse a form, call one service, render."""
+"""Event management (floor staff and admins): parse a form, call one service, render.
+
+Floor staff run the night alone: they create an event from a structure, edit and finish it;
+structures, seasons and users stay with the admin (docs/online.md, "Roles").
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from tournaments import event_services as services
 from tournaments.event_forms import EventForm, FinishForm
 from tournaments.models import Event, EventStatus
 from tournaments.money_forms import MoneyForm
-from tournaments.permissions import acting_user, admin_required
+from tournaments.permissions import acting_user, floor_required
 
 CONFLICT = 409
 UNPROCESSABLE = 422
@@ -48,7 +52,7 @@ def _render_list(
 
 
 @require_GET
-@admin_required
+@floor_required
 def event_list(request: HttpRequest) -> HttpResponse:
     """Every event: running, coming up and finished, with the links to run each."""
     return _render_list(request)
@@ -82,7 +86,7 @@ def _refused(
 
 
 @require_http_methods(["GET", "POST"])
-@admin_required
+@floor_required
 def event_create(request: HttpRequest) -> HttpResponseBase:
     """A new event: the form, then create_event."""
     if request.method == "GET":
@@ -101,7 +105,7 @@ def event_create(request: HttpRequest) -> HttpResponseBase:
 
 
 @require_http_methods(["GET", "POST"])
-@admin_required
+@floor_required
 def event_edit(request: HttpRequest, pk: int) -> HttpResponseBase:
     """Change an event's settings (not once it has finished; not its levels once it runs)."""
     event = get_object_or_404(Event.objects.select_related("structure", "season"), pk=pk)
@@ -126,7 +130,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponseBase:
 
 
 @require_POST
-@admin_required
+@floor_required
 def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
     """Running → finished; with players still in, only once the floor confirms."""
     event = get_object_or_404(Event, pk=pk)

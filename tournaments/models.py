@@ -91,6 +91,14 @@ class Season(models.Model):
         default=SuperFinalStackRule.BASE_PLUS_BONUS,
         help_text=_("R5.5: how the super final's starting stacks are made up."),
     )
+    include_bots = models.BooleanField(
+        _("house bots count"),
+        default=False,
+        help_text=_(
+            "Off: the season counts people only, ranked among the people of each event; the "
+            "event's own places still list everyone."
+        ),
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -409,3 +417,4 @@ class LiveMessage(models.Model):
 from tournaments.money_models import EventMoney as EventMoney  # noqa: E402
 from tournaments.money_models import Purchase as Purchase  # noqa: E402
 from tournaments.money_models import PurchaseVoid as PurchaseVoid  # noqa: E402
+from tournaments.people_models import SignUp as SignUp  # noqa: E402

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import money
+from tournaments.bounds import MAX_CENTS, MAX_CHIPS, MAX_ID, MAX_LEVELS
 from tournaments.models import EventMoney
 from tournaments.money_format import amount_text, currency
 
@@ -32,11 +33,17 @@ class AmountField(forms.CharField):
         if not text:
             return 0
         try:
-            return money.parse_amount(text)
+            cents = money.parse_amount(text)
         except money.AmountError as error:
             raise forms.ValidationError(
                 _("Give an amount such as 20, 20.00 or 20,00."), code="invalid"
             ) from error
+        if cents > MAX_CENTS:
+            raise forms.ValidationError(
+                _("An amount is at most %(most)s.") % {"most": amount_text(MAX_CENTS)},
+                code="max_value",
+            )
+        return cents
 
 
 def _level(label: Any, **kwargs: Any) -> forms.IntegerField:
@@ -44,10 +51,12 @@ def _level(label: Any, **kwargs: Any) -> forms.IntegerField:
         label=label,
         required=False,
         min_value=1,
+        max_value=MAX_LEVELS,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1, "size": 4}),
         error_messages={
             "invalid": _("Give a level number."),
             "min_value": _("Give a level number."),
+            "max_value": _("A structure has at most %(limit_value)s levels."),
         },
         **kwargs,
     )
@@ -58,10 +67,12 @@ def _count(label: Any, **kwargs: Any) -> forms.IntegerField:
         label=label,
         required=False,
         min_value=0,
+        max_value=MAX_CHIPS,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1, "size": 6}),
         error_messages={
             "invalid": _("Give a whole number."),
             "min_value": _("Give a whole number."),
+            "max_value": _("At most %(limit_value)s."),
         },
         **kwargs,
     )
@@ -154,7 +165,7 @@ class PurchaseForm(forms.Form):
         (money.PurchaseKind.ADD_ON.value, _("Add-on")),
         (money.PurchaseKind.RE_ENTRY.value, _("Re-entry")),
     ]
-    entry = forms.IntegerField(widget=forms.HiddenInput)
+    entry = forms.IntegerField(min_value=1, max_value=MAX_ID, widget=forms.HiddenInput)
     kind = forms.ChoiceField(
         choices=KINDS, error_messages={"invalid_choice": _("Choose a purchase.")}
     )
@@ -167,4 +178,4 @@ class PurchaseForm(forms.Form):
 class VoidForm(forms.Form):
     """The floor takes back a rebuy or add-on recorded by mistake."""
 
-    purchase = forms.IntegerField(widget=forms.HiddenInput)
+    purchase = forms.IntegerField(min_value=1, max_value=MAX_ID, widget=forms.HiddenInput)

@@ -14,7 +14,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments import money
-from tournaments.entry_services import (
+from tournaments.entry_base import (
     FloorError,
     lock_entries,
     lock_event,

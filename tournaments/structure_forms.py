@@ -9,11 +9,16 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import structures
+from tournaments.bounds import MAX_CHIPS, MAX_JSON_BYTES, MAX_LEVELS, MAX_MINUTES, MAX_PLAYERS
 from tournaments.models import BlindStructure, Denomination, Level, LevelKind
 
 
 class StructureForm(forms.ModelForm[BlindStructure]):
     """A new structure: name, game, chips and starting stack."""
+
+    starting_stack = forms.IntegerField(
+        label=_("starting stack"), min_value=1, max_value=MAX_CHIPS, initial=10_000
+    )
 
     class Meta:
         model = BlindStructure
@@ -33,17 +38,23 @@ class LevelForm(forms.Form):
     """One level's values; `form_id` ties the inputs in a table row to their <form>."""
 
     kind = forms.ChoiceField(label=_("kind"), choices=LevelKind.choices, initial=LevelKind.PLAY)
-    small_blind = forms.IntegerField(label=_("small blind"), min_value=0, required=False)
-    big_blind = forms.IntegerField(label=_("big blind"), min_value=0, required=False)
-    ante = forms.IntegerField(label=_("ante"), min_value=0, required=False)
-    minutes = forms.IntegerField(label=_("minutes"), min_value=1, max_value=24 * 60)
+    small_blind = forms.IntegerField(
+        label=_("small blind"), min_value=0, max_value=MAX_CHIPS, required=False
+    )
+    big_blind = forms.IntegerField(
+        label=_("big blind"), min_value=0, max_value=MAX_CHIPS, required=False
+    )
+    ante = forms.IntegerField(label=_("ante"), min_value=0, max_value=MAX_CHIPS, required=False)
+    minutes = forms.IntegerField(label=_("minutes"), min_value=1, max_value=MAX_MINUTES)
     chip_up = forms.ModelChoiceField(
         label=_("chip-up after this level"),
         queryset=Denomination.objects.none(),
         required=False,
         to_field_name="value",
     )
-    position = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    position = forms.IntegerField(
+        min_value=1, max_value=MAX_LEVELS, required=False, widget=forms.HiddenInput
+    )
 
     def __init__(self, *args: Any, structure: BlindStructure, form_id: str, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", f"{form_id}-%s")
@@ -115,14 +126,17 @@ class ImportForm(forms.Form):
 
     file = forms.FileField(label=_("JSON file"), required=False)
     text = forms.CharField(
-        label=_("or paste JSON"), required=False, widget=forms.Textarea(attrs={"rows": 4})
+        label=_("or paste JSON"),
+        required=False,
+        max_length=MAX_JSON_BYTES,
+        widget=forms.Textarea(attrs={"rows": 4}),
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         upload = data.get("file")
         if upload is not None:
-            if upload.size > 1_000_000:
+            if upload.size > MAX_JSON_BYTES:
                 raise forms.ValidationError(_("The file is too big (1 MB at most)."))
             data["document"] = upload.read()
         elif data.get("text", "").strip():
@@ -135,5 +149,5 @@ class ImportForm(forms.Form):
 class ShapeForm(forms.Form):
     """The field size and starting stack the structure page draws its shape for."""
 
-    players = forms.IntegerField(label=_("players"), min_value=2, max_value=10_000, initial=10)
+    players = forms.IntegerField(label=_("players"), min_value=2, max_value=MAX_PLAYERS, initial=10)
     stack = forms.IntegerField(label=_("starting stack"), min_value=1, max_value=10_000_000)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import structure_services as services
 from tournaments.models import BlindStructure, Level
-from tournaments.permissions import acting_user, admin_required
+from tournaments.permissions import acting_user, admin_required, floor_required
 from tournaments.structure_chart import structure_chart
 from tournaments.structure_forms import (
     DuplicateForm,
@@ -60,9 +60,9 @@ def _default_chip_set_pk() -> int | None:
 
 
 @require_GET
-@admin_required
+@floor_required
 def structure_list(request: HttpRequest) -> HttpResponse:
-    """Every structure, with forms to create and to import one."""
+    """Every structure; for admins with forms to create and to import one (floor staff read)."""
     return _render_list(request)
 
 

@@ -31,6 +31,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from tournaments.bounds import MAX_CHIPS, MAX_JSON_BYTES, MAX_LEVELS, MAX_MINUTES
+
 FORMAT = "floorman.blind_structure"
 VERSION = 1
 PLAY = "play"
@@ -86,13 +88,27 @@ def limit_small_blind(big_blind: int, unit: int = 1) -> int:
     return (big_blind // 2) // unit * unit
 
 
+def too_many_levels() -> str:
+    return _("A structure has at most %(most)s levels (breaks included).") % {"most": MAX_LEVELS}
+
+
+def stack_too_big() -> str:
+    return _("The starting stack is at most %(most)s chips.") % {"most": f"{MAX_CHIPS:,}"}
+
+
 def check_level(level: LevelSpec) -> list[str]:
     """Problems of one level on its own (positive whole blinds, small not above big, a break)."""
     problems = []
     if level.minutes <= 0:
         problems.append(_("a level lasts at least one minute."))
+    if level.minutes > MAX_MINUTES:
+        problems.append(_("a level lasts at most %(most)s minutes.") % {"most": MAX_MINUTES})
     if min(level.small_blind, level.big_blind, level.ante) < 0:
         problems.append(_("blinds and ante cannot be negative."))
+    if max(level.small_blind, level.big_blind, level.ante) > MAX_CHIPS:
+        problems.append(
+            _("blinds and ante are at most %(most)s chips.") % {"most": f"{MAX_CHIPS:,}"}
+        )
     if level.is_break:
         if level.small_blind or level.big_blind or level.ante:
             problems.append(_("a break has no blinds and no ante."))
@@ -140,7 +156,11 @@ def validate_levels(
     in_play = chips_at_start(chips, smallest_chip)
     if not in_play:
         return [*problems, StructureProblem(message=_("The chip set has no chips."))]
-    if starting_stack is not None and (starting_stack <= 0 or starting_stack % in_play[0]):
+    if len(levels) > MAX_LEVELS:
+        problems.append(StructureProblem(message=too_many_levels()))
+    if starting_stack is not None and starting_stack > MAX_CHIPS:
+        problems.append(StructureProblem(message=stack_too_big()))
+    elif starting_stack is not None and (starting_stack <= 0 or starting_stack % in_play[0]):
         problems.append(
             StructureProblem(
                 message=_("The starting stack must be a positive multiple of %(chip)s.")
@@ -275,10 +295,17 @@ def _parse_level(number: int, raw: object) -> tuple[LevelSpec | None, list[Struc
 
 def parse_structure_json(text: str | bytes) -> StructureSpec:
     """Read a JSON document; raises StructureImportError with every problem of its shape."""
+    if len(text) > MAX_JSON_BYTES:
+        raise StructureImportError(
+            [StructureProblem(message=_("The file is too big (1 MB at most)."))]
+        )
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as error:
         raise StructureImportError([StructureProblem(message=_("Not JSON: %s") % error)]) from error
+    except RecursionError as error:  # "[[[[..." 100,000 deep: Python's parser gives up
+        message = _("Not JSON that Floorman reads: it is nested too deep.")
+        raise StructureImportError([StructureProblem(message=message)]) from error
     if not isinstance(data, dict):
         raise StructureImportError([StructureProblem(message=_("The document must be an object."))])
     problems = []
@@ -307,6 +334,8 @@ def parse_structure_json(text: str | bytes) -> StructureSpec:
     levels: list[LevelSpec] = []
     if not isinstance(raw_levels, list):
         problem(_("“levels” must be a list."))
+    elif len(raw_levels) > MAX_LEVELS:
+        problem(too_many_levels())
     else:
         for number, raw in enumerate(raw_levels, start=1):
             level, level_problems = _parse_level(number, raw)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import event_views, structure_urls, views
+from tournaments import event_views, people_views, structure_urls, views
 
 app_name = "tournaments"
 
@@ -15,5 +15,8 @@ urlpatterns = [
     path("events/new/", event_views.event_create, name="event_create"),
     path("events/<int:pk>/edit/", event_views.event_edit, name="event_edit"),
     path("events/<int:pk>/finish/", event_views.event_finish, name="event_finish"),
+    path("signup/", people_views.signup, name="signup"),
+    path("signups/", people_views.signup_pending, name="signup_pending"),
+    path("signups/<int:pk>/", people_views.signup_decide, name="signup_decide"),
     *structure_urls.urlpatterns,
 ]

@@ -28,7 +28,6 @@
   let upcoming = null; // {endsAt, html}: what the clock shows once the level in force runs out
   let streamOpen = false;
   let sentAt = null; // the server's time as the stream sent the fragment being placed
-  let pushed = null; // the last clock state the stream brought
 
   const clockEl = () => document.getElementById("clock");
 
@@ -172,13 +171,11 @@
     if (!newer(state.id, clockId)) return;
     clockId = state.id;
     upcoming = state.next ? { endsAt: state.next.at, html: state.next.html } : null;
-    // A level with a chip-up (R5.11) ended: the chip-up banner fetches itself, spread over ten
-    // seconds (500 phones asking within two kept the web processes busy for seconds, and the
-    // floor's next press waited behind them). Other level changes ask nothing more.
-    if (pushed && pushed.chip_up && state.level_index !== pushed.level_index) {
-      setTimeout(() => document.body.dispatchEvent(new CustomEvent("fm:changed")), Math.random() * 10000);
-    }
-    pushed = state;
+    // A level with a chip-up (R5.11) ended: nothing is fetched. The chip-up banner shows it
+    // at its own poll (every 20 s, templates/tournaments/_live_chip_up.html). When 500 phones
+    // fetched their standings and banners within 10 s (or only the banners within 20 s), the
+    // web processes fell seconds behind and the floor's next Pause or Resume waited behind
+    // them (issue 17, bench/RESULTS.md).
     const shown = clockEl();
     if (shown && shown.dataset.etag === state.etag) {
       const serverNow = Date.parse(state.now);
@@ -259,9 +256,11 @@
   // One stream per tab. The browser reconnects by itself (sending Last-Event-ID); if it gives
   // up (an error status), the page opens a new one later and says which state it has.
   let retryMs = 5000;
+  let source = null;
   function openStream() {
+    if (document.hidden) return; // opened when the tab is shown again
     const url = clockId ? `${streamUrl}?last=${encodeURIComponent(clockId)}` : streamUrl;
-    const source = new EventSource(url);
+    source = new EventSource(url);
     source.addEventListener("open", () => {
       streamOpen = true;
       retryMs = 5000;
@@ -275,21 +274,38 @@
       const clock = message.what === "clock" || message.what === "level";
       if (clock || targetId !== "clock") refresh();
     });
+    const mine = source;
     source.addEventListener("error", () => {
       streamOpen = false;
-      if (source.readyState === EventSource.CLOSED) {
-        setTimeout(openStream, retryMs);
+      if (mine.readyState === EventSource.CLOSED && source === mine) {
+        source = null;
+        setTimeout(() => source || openStream(), retryMs);
         retryMs = Math.min(retryMs * 2, 60000);
       }
     });
   }
-  if (streamUrl && "EventSource" in window) openStream();
+  const streaming = streamUrl && "EventSource" in window;
+  if (streaming) openStream();
 
+  // A tab in the background gives its stream up after a few seconds: a browser opens at most
+  // six connections to a server (HTTP/1.1), and tabs that each held a stream left none for the
+  // pages (issue 16: "the server answered nothing"). Shown again, it reconnects with the id of
+  // the state it has (the server sends the current one if that is older) and fetches.
+  const hiddenCloseMs = 5000;
+  let hiddenTimer = null;
   document.addEventListener("visibilitychange", () => {
-    if (!document.hidden) {
-      tick();
-      refresh();
+    if (document.hidden) {
+      hiddenTimer = setTimeout(() => {
+        if (source) source.close();
+        source = null;
+        streamOpen = false;
+      }, hiddenCloseMs);
+      return;
     }
+    clearTimeout(hiddenTimer);
+    if (streaming && !source) openStream();
+    tick();
+    refresh();
   });
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) refresh();

@@ -28,7 +28,7 @@
   let fetching = false;
   let again = false;
   let inFlight = false; // a POST of ours is on its way
-  let pre = null; // the ticked pre-action box: {kind, hand, street, bet}
+  let pre = null; // the ticked pre-action box: {kind, hand, street, amount}
   let turnSeen = ""; // "hand:sequence" of the last turn of ours that chimed
   let lastTick = 0; // server time at the last tick (ms)
   const bankStarts = new Map(); // deadline -> when we first saw its time bank running
@@ -363,24 +363,32 @@
     if (done) event.preventDefault();
   });
 
-  // -- pre-action boxes: ticked while another acts, cleared when the action changes -------
+  // -- pre-action boxes, as players know them: ticked while another acts; each holds for the
+  // street. "Check/fold" checks, or folds to a bet; "Call any" calls whatever bet comes, and a
+  // raise does not clear it; "Call N" holds while the amount to call stays N; "Fold to any
+  // bet" folds when a bet comes. A new street or hand clears them.
+  function myCall(el) {
+    const bar = el.querySelector("[data-my-call]");
+    return bar ? bar.dataset.myCall : "";
+  }
+
   function preMatches(el) {
-    return (
-      pre &&
-      pre.hand === el.dataset.hand &&
-      pre.street === el.dataset.street &&
-      pre.bet === el.dataset.currentBet
-    );
+    if (!pre || pre.hand !== el.dataset.hand || pre.street !== el.dataset.street) return false;
+    if (pre.kind !== "call-n") return true;
+    const amount = el.dataset.myTurn ? el.dataset.toCall : myCall(el);
+    return amount === pre.amount; // the amount changed: the player decides again
   }
 
   function restorePre(el) {
     if (!pre) return;
     if (!preMatches(el) || !el.dataset.inHand) {
-      pre = null; // a bet, a raise, a new street or hand: the player decides again
+      pre = null;
       return;
     }
+    if (el.dataset.myTurn) return; // runPre acts on it
     const box = el.querySelector(`[data-pre="${pre.kind}"]`);
     if (box) box.checked = true;
+    else pre = null;
   }
 
   document.addEventListener("change", (event) => {
@@ -391,7 +399,7 @@
       if (other !== box) other.checked = false;
     });
     pre = box.checked
-      ? { kind: box.dataset.pre, hand: el.dataset.hand, street: el.dataset.street, bet: el.dataset.currentBet }
+      ? { kind: box.dataset.pre, hand: el.dataset.hand, street: el.dataset.street, amount: box.dataset.amount || "" }
       : null;
   });
 
@@ -406,11 +414,35 @@
     let choice = null;
     if (kind === "check-fold") choice = button("check") || button("fold");
     else if (kind === "call-any") choice = button("call") || button("check");
+    else if (kind === "call-n") choice = button("call") || button("check");
     else if (kind === "fold-any" && Number(el.dataset.toCall || 0) > 0) choice = button("fold");
     if (!choice) return false;
     send(actions, choice);
     return true;
   }
+
+  // -- copy the deck's commitment (kept in full: docs/online.md) ------------------------------
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest && event.target.closest("[data-copy]");
+    if (!button) return;
+    const text = button.dataset.copy;
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      copied = true;
+    } catch (error) {
+      const code = button.parentElement && button.parentElement.querySelector("code");
+      if (code) {
+        window.getSelection().selectAllChildren(code); // the text selected: Ctrl+C copies it
+        copied = document.execCommand && document.execCommand("copy");
+      }
+    }
+    if (copied) {
+      const label = button.textContent;
+      button.textContent = button.dataset.copied || label;
+      setTimeout(() => button.isConnected && (button.textContent = label), 1500);
+    }
+  });
 
   // -- the action clock (R3.10): a countdown from data-warn-at to data-deadline ---------------
   function tick() {

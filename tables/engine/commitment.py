@@ -20,6 +20,7 @@ from tables.engine.cards import DECK_SIZE, Card, card_name, check_deck
 
 SECRET_BYTES = 32
 _LEAF_CHARS = 64  # a sha256 hex digest
+_RESHUFFLE = b"R7.2 reshuffle:"  # longer than a salt's one-byte message: never the same
 
 
 class CommitmentError(ValueError):
@@ -51,6 +52,19 @@ def new_secret() -> bytes:
 def card_salt(secret: bytes, position: int) -> bytes:
     """The salt of one deck position: HMAC-SHA256 of the secret and the position."""
     return hmac.digest(secret, _position_byte(position), "sha256")
+
+
+def reshuffle_order(secret: bytes) -> list[Card]:
+    """R7.2: the order in which a stud hand's dealer mixes the deck's last card and the burns
+    when the deck runs short: the 52 cards by HMAC-SHA256 of the hand's secret and the card.
+
+    The secret comes from the CSPRNG before the deal and the commitment fixes it, so the order
+    is fixed then too, kept on the server with the deck; an opened salt (another message under
+    the same key) tells nothing about it."""
+    return sorted(
+        range(DECK_SIZE),
+        key=lambda card: hmac.digest(secret, _RESHUFFLE + bytes((card,)), "sha256"),
+    )
 
 
 def leaf(*, position: int, card: Card, salt: bytes) -> str:

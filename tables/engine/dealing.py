@@ -9,6 +9,16 @@ from tables.engine.cards import DECK_SIZE, Card, check_deck, shuffled_deck
 from tables.engine.rules import Rules
 
 _CARDS = frozenset(range(DECK_SIZE))
+_CLOCKWISE: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def clockwise(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each position of an ``n``-handed table, every position clockwise from it."""
+    orders = _CLOCKWISE.get(n)
+    if orders is None:
+        orders = tuple(tuple((start + k) % n for k in range(n)) for start in range(n))
+        _CLOCKWISE[n] = orders
+    return orders
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

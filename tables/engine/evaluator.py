@@ -225,3 +225,14 @@ def describe(value: int) -> str:
             return f"Pair of {_plural(first)}"
         case _:
             return f"{RANK_NAMES[first].capitalize()} high"
+
+
+# The lookup's parts for enumerations that add card keys up street by street (all-in equity,
+# tables.engine.equity): a hand's key is SUIT_BIAS plus its cards' CARD_KEYS; without
+# FLUSH_BITS its value is UNSUITED[key >> RANK_SHIFT], else FLUSH_VALUES[the suit's rank mask].
+CARD_KEYS: tuple[int, ...] = tuple(_KEYS[card] for card in range(DECK_SIZE))
+SUIT_BIAS = _SUIT_BIAS
+FLUSH_BITS = _FLUSH_BITS
+RANK_SHIFT = _RANK_SHIFT
+UNSUITED = _UNSUITED
+FLUSH_VALUES = _FLUSH

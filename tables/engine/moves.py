@@ -1,7 +1,7 @@
 """The betting moves every game shares: fold, check, call and raise-to, with their checks.
 
 Hold'em (and Omaha and Draw Hold'em on top of it) and stud keep their own state and legality
-(:mod:`tables.engine.legal`, :mod:`tables.engine.stud_legal`): who acts, what he owes, his
+(:mod:`tables.engine.holdem.legal`, :mod:`tables.engine.stud.legal`): who acts, what he owes, his
 raise limits. What a move then does to the chips and the turn is the same in every game, so it
 is written once here and mixed into each game's hand.
 """

@@ -1,11 +1,8 @@
 """Running hands keep their deck, secret and moves' cards sealed (docs/threat-model.md)."""
 
-import json
-
 from django.db import migrations, models
 
-from tables.online.models import open_move, seal_move
-from tables.online.sealing import seal, unseal
+from tables.online.models import open_cards, open_move, seal_cards, seal_move
 
 
 def seal_running_hands(apps, schema_editor):
@@ -13,8 +10,7 @@ def seal_running_hands(apps, schema_editor):
     TableHand = apps.get_model("tables", "TableHand")
     HandAction = apps.get_model("tables", "HandAction")
     for hand in TableHand.objects.filter(is_over=False, deck__isnull=False, sealed_cards=""):
-        opened = {"deck": [int(card) for card in hand.deck], "secret": hand.secret}
-        hand.sealed_cards = seal(json.dumps(opened).encode("ascii")).decode("ascii")
+        hand.sealed_cards = seal_cards(deck=hand.deck, secret=hand.secret)
         hand.deck, hand.secret = None, ""
         hand.save(update_fields=["deck", "secret", "sealed_cards"])
         for action in HandAction.objects.filter(hand=hand):
@@ -29,8 +25,8 @@ def open_running_hands(apps, schema_editor):
     TableHand = apps.get_model("tables", "TableHand")
     HandAction = apps.get_model("tables", "HandAction")
     for hand in TableHand.objects.exclude(sealed_cards=""):
-        opened = json.loads(unseal(hand.sealed_cards.encode("ascii")))
-        hand.deck, hand.secret, hand.sealed_cards = opened["deck"], opened["secret"], ""
+        hand.deck, hand.secret = open_cards(hand.sealed_cards)
+        hand.sealed_cards = ""
         hand.save(update_fields=["deck", "secret", "sealed_cards"])
         for action in HandAction.objects.filter(hand=hand, record__has_key="sealed"):
             action.record = open_move(action.record)

@@ -12,12 +12,17 @@ import random  # the bots' whims only, never cards (R1.1: decks come from secret
 from dataclasses import dataclass
 from typing import Literal
 
-from tables.engine.cards import Card, rank_of, suit_of
-from tables.engine.describe import describe
+from tables.engine import (
+    Card,
+    HandCategory,
+    describe,
+    evaluate_unchecked,
+    hand_value,
+    rank_of,
+    suit_of,
+)
 from tables.engine.draw import DrawHand
-from tables.engine.evaluator import HandCategory, evaluate_unchecked
-from tables.engine.hand import Hand
-from tables.engine.showdown import hand_value
+from tables.engine.holdem import Hand
 from tables.engine.stud import StudHand
 
 Action = Literal["fold", "check", "call", "raise", "bring_in", "swap", "stand_pat"]

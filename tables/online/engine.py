@@ -19,11 +19,10 @@ from tables.engine import (
     Rules,
     TimeOut,
     limit_small_blind,
+    reshuffle_order,
 )
-from tables.engine.draw import DrawHand
-from tables.engine.draw_records import Reshuffle, StandPat, Swap
-from tables.engine.stud import StudHand
-from tables.engine.stud_rules import BringIn, StudRules
+from tables.engine.draw import DrawHand, Reshuffle, StandPat, Swap
+from tables.engine.stud import BringIn, StudHand, StudRules
 from tables.online.models import Game, OnlineTable, TableHand, open_move
 
 # The engines an online table drives; they share the public shape of ``Hand``.
@@ -182,12 +181,14 @@ def decode_move(data: dict[str, Any]) -> PlayMove:
 
 def start_hand(hand: TableHand) -> PlayHand:
     """The engine's hand as it stood when the cards were dealt."""
-    deck = list(hand.cards().deck)
+    cards = hand.cards()
+    deck = list(cards.deck)
     if is_stud(hand.rules["game"]):
         return StudHand.start(
             rules=stud_rules_of(hand.rules),
             stacks=[int(stack) for stack in hand.starting_stacks],
             deck=deck,
+            reshuffle=reshuffle_order(cards.secret),  # R7.2: fixed at the deal
         )
     if hand.rules["game"] == Game.DRAW_HOLDEM:
         return DrawHand.start(

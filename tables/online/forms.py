@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tables.online.models import Game, OnlineTable
+from tournaments.bounds import MAX_CHIPS, MAX_ID
 
 
 class OpenTableForm(forms.ModelForm[OnlineTable]):
@@ -38,7 +39,7 @@ class OpenTableForm(forms.ModelForm[OnlineTable]):
 
 class SitForm(forms.Form):
     seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=10, required=False)
-    buy_in = forms.IntegerField(label=_("Buy-in"), min_value=1)
+    buy_in = forms.IntegerField(label=_("Buy-in"), min_value=1, max_value=MAX_CHIPS)
     # R2.6: post a big blind to play at once, or wait for the big blind.
     post = forms.BooleanField(label=_("Post a big blind to play at once"), required=False)
 
@@ -53,10 +54,10 @@ class ActForm(forms.Form):
         ("swap", _("Swap")),  # R7.4
         ("stand_pat", _("Keep my cards")),  # R7.3
     ]
-    hand = forms.IntegerField(min_value=1)
-    sequence = forms.IntegerField(min_value=0)
+    hand = forms.IntegerField(min_value=1, max_value=MAX_ID)
+    sequence = forms.IntegerField(min_value=0, max_value=MAX_ID)
     action = forms.ChoiceField(choices=ACTIONS)
-    amount = forms.IntegerField(min_value=1, required=False)
+    amount = forms.IntegerField(min_value=1, max_value=MAX_CHIPS, required=False)
     key = forms.CharField(max_length=64, required=False)
     card = forms.CharField(max_length=2, required=False)  # the hole card a swap gives back
 
@@ -66,7 +67,7 @@ class ComeBackForm(forms.Form):
 
 
 class ChipsForm(forms.Form):
-    amount = forms.IntegerField(label=_("Chips"), min_value=1)
+    amount = forms.IntegerField(label=_("Chips"), min_value=1, max_value=MAX_CHIPS)
 
 
 class GrantForm(forms.Form):
@@ -75,7 +76,7 @@ class GrantForm(forms.Form):
 
 
 class ShowForm(forms.Form):
-    hand = forms.IntegerField(min_value=1)
+    hand = forms.IntegerField(min_value=1, max_value=MAX_ID)
 
 
 class BotForm(forms.Form):

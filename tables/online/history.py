@@ -12,32 +12,30 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
 from tables.engine import (
+    UNKNOWN_HAND,
     AwardPot,
     Call,
+    Card,
     Cause,
     Check,
     DealBoard,
     DealHole,
     Fold,
     Hand,
+    Opening,
     PostAnte,
     PostBlind,
     RaiseTo,
     ReturnUncalled,
     ShowHand,
     TimeOut,
+    card_name,
+    card_salt,
+    positions_of,
 )
-from tables.engine.cards import Card, card_name
-from tables.engine.commitment import Opening, card_salt, positions_of
-from tables.engine.draw import DrawHand
-from tables.engine.draw_phh import write_draw
-from tables.engine.draw_records import AwardSwapFees, Reshuffle, StandPat, Swap, public_view
-from tables.engine.phh import write
-from tables.engine.phh_stud import write_stud
-from tables.engine.showdown import UNKNOWN_HAND
-from tables.engine.stud import StudHand
-from tables.engine.stud_cards import StudDeal
-from tables.engine.stud_rules import BringIn, DealCommon, DealStud
+from tables.engine.draw import AwardSwapFees, DrawHand, Reshuffle, StandPat, Swap, public_view
+from tables.engine.phh import write, write_draw, write_stud
+from tables.engine.stud import BringIn, DealCommon, DealStud, StudDeal, StudHand
 from tables.hand_names import hand_name
 from tables.online.engine import (
     PlayHand,

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tables.engine.cards import card_name
+from tables.engine import card_name
 from tables.online.history import hand_phh as history_text
 from tables.online.history import names, openings, steps
 from tables.online.models import OnlineTable, TableHand
@@ -68,9 +68,18 @@ def hand_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "steps": steps(hand, user_id),
         "names": names(hand),
         "openings": [
-            {"position": o.position, "card": card_name(o.card), "salt": o.salt}
+            {
+                "position": o.position,
+                "card": card_name(o.card),
+                "byte": int(o.card),  # rank x 4 + suit: the byte the leaf hashes
+                "salt": o.salt,
+                "leaf": hand.leaves[o.position],
+            }
             for o in openings(hand, user_id)
         ],
+        # static/js/verify.js checks them in the browser: the 52 leaves are public after the
+        # hand (a leaf without its salt tells nothing, docs/online.md).
+        "verify_data": {"leaves": list(hand.leaves)},
     }
     return render(request, "tables/online_hand.html", context)
 

@@ -265,6 +265,18 @@ MOVE_CARD_KEYS = ("discarded", "drawn", "cards")
 SEALED_KEY = "sealed"
 
 
+def seal_cards(*, deck: list[Any], secret: str) -> str:
+    """A running hand's deck and secret (hex) as the token its row keeps."""
+    opened = {"deck": [int(card) for card in deck], "secret": secret}
+    return seal(json.dumps(opened).encode("ascii")).decode("ascii")
+
+
+def open_cards(token: str) -> tuple[list[int], str]:
+    """The deck and secret (hex) a running hand's token was sealed from."""
+    opened = json.loads(unseal(token.encode("ascii")))
+    return [int(card) for card in opened["deck"]], str(opened["secret"])
+
+
 def seal_move(record: dict[str, Any]) -> dict[str, Any]:
     """A stored move with its cards sealed (a move without cards as it is)."""
     cards = {key: record[key] for key in MOVE_CARD_KEYS if key in record}
@@ -354,8 +366,7 @@ class TableHand(models.Model):
         settling only), as stored once it is over (history, PHH export, the commitment's proof).
         """
         if self.sealed_cards:
-            opened = json.loads(unseal(self.sealed_cards.encode("ascii")))
-            deck, secret = opened["deck"], opened["secret"]
+            deck, secret = open_cards(self.sealed_cards)
         elif self.deck is not None:
             deck, secret = self.deck, self.secret
         else:
@@ -365,8 +376,7 @@ class TableHand(models.Model):
     def _seal_or_open(self) -> bool:
         """Move the cards between the opened columns and the seal; whether anything moved."""
         if not self.is_over and self.deck is not None:
-            opened = {"deck": [int(card) for card in self.deck], "secret": self.secret}
-            self.sealed_cards = seal(json.dumps(opened).encode("ascii")).decode("ascii")
+            self.sealed_cards = seal_cards(deck=self.deck, secret=self.secret)
             self.deck, self.secret = None, ""
             return True
         if self.is_over and self.sealed_cards:

@@ -24,18 +24,19 @@ from django.utils.translation import gettext as _
 from tables.engine import (
     AwardPot,
     Call,
+    Card,
     Check,
     Fold,
     IllegalAction,
     RaiseTo,
     ShowHand,
+    commit,
+    new_secret,
+    parse_card,
+    shuffled_deck,
 )
-from tables.engine.cards import Card, parse_card, shuffled_deck
-from tables.engine.commitment import commit, new_secret
-from tables.engine.draw import DrawHand
-from tables.engine.draw_records import Reshuffle, StandPat, Swap
-from tables.engine.stud import StudHand
-from tables.engine.stud_rules import BringIn
+from tables.engine.draw import DrawHand, Reshuffle, StandPat, Swap
+from tables.engine.stud import BringIn, StudHand
 from tables.online import tournament as online_tournament
 from tables.online.bots import apply_move, choose_move
 from tables.online.dealing import SeatInfo, plan_hand

@@ -11,7 +11,7 @@ database once per version and kept in the server's cache (``table_snapshot``).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,16 +19,14 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db.models import Count, F, Subquery
 
-from tables.engine import AwardPot, Hand, ShowHand
-from tables.engine.cards import Card, card_name
-from tables.engine.describe import best_five
-from tables.engine.draw import DrawHand
-from tables.engine.draw_records import Swap
-from tables.engine.rules import Betting
+from tables.engine import AwardPot, Betting, Card, Hand, ShowHand, best_five, card_name
+from tables.engine.draw import DrawHand, Swap
 from tables.engine.stud import StudHand
 from tables.hand_names import hand_name
-from tables.online.engine import PlayHand, rebuild
+from tables.online.away import away_seats, dropped_seats, seat_numbers
+from tables.online.engine import PlayHand, is_stud, rebuild
 from tables.online.models import ChipAccount, OnlineSeat, OnlineTable, TableHand
+from tables.online.table_pots import PotView, middle_pots, pot_total, results, won_by_position
 from tournaments.live_clock import namespace
 
 logger = logging.getLogger(__name__)
@@ -44,6 +42,7 @@ class CardView:
 
     code: str
     highlight: bool = False
+    down: bool = False  # R7.2: one's own stud down card, which nobody else sees
 
     @property
     def rank(self) -> str:
@@ -78,6 +77,8 @@ class SeatView:
     swap_fee: int | None = None  # R7.11: he swapped one card this round and paid this
     hand_name: str = ""
     last_move: str = ""
+    posts_big_blind: bool = False  # R2.6: back or seated to post a big blind next hand
+    away: bool = False  # his browser's connection dropped (R3.10: the server saw it)
 
 
 @dataclass
@@ -109,8 +110,9 @@ class TableView:
     seats: list[SeatView]
     hand: TableHand | None
     board: list[CardView]
-    pots: list[int]
-    pot_total: int
+    pots: list[PotView]  # in the middle: gathered before this round (tables.online.table_pots)
+    pot_total: int  # every chip in: the pots, the bets in front of the players, swap fees
+    results: list[PotView]  # at the end of the hand: who won which pot
     me: SeatView | None
     my_seat: OnlineSeat | None
     controls: Controls | None
@@ -126,6 +128,15 @@ class TableView:
     small_blind: int
     current_bet: int  # the bet in front of everyone this round: pre-action boxes watch it
     street: int
+    my_call: int  # what the viewer would call now: a "Call N" pre-action box watches it
+    stud: bool  # R7.2: no button, no blinds, a bring-in
+
+    @property
+    def shows_total(self) -> bool:
+        """The total besides the pots: while bets lie in front of the players, or side pots."""
+        return bool(self.pot_total) and (
+            len(self.pots) > 1 or self.pot_total != sum(pot.amount for pot in self.pots)
+        )
 
 
 def _viewer_id(viewer: User | AnonymousUser) -> int | None:
@@ -160,6 +171,7 @@ class TableSnapshot:
     names: dict[int, str]  # seat number -> the player's name at the table
     hand: TableHand | None
     moves: tuple[dict[str, Any], ...]
+    away: frozenset[int] = frozenset()  # seats whose player's connection dropped: not cached
 
 
 def _snapshot_key(table_id: int, created_at: datetime, version: int) -> str:
@@ -212,7 +224,12 @@ def table_snapshot(table: OnlineTable | TableTag) -> TableSnapshot | None:
     except Exception:
         logger.exception("could not read table %s's snapshot", table.pk)
         found = None
-    return found if isinstance(found, TableSnapshot) else build_snapshot(table.pk)
+    snapshot = found if isinstance(found, TableSnapshot) else build_snapshot(table.pk)
+    if snapshot is None:
+        return None
+    # A drop changes no version: the tag reads it with the version, a page load here.
+    away = table.away if isinstance(table, TableTag) else away_seats(table.pk)
+    return replace(snapshot, away=away) if away else snapshot
 
 
 def visible_cards(hand: TableHand, engine: PlayHand, position: int, viewer_id: int | None) -> bool:
@@ -249,6 +266,8 @@ def table_view(table: OnlineTable | TableSnapshot, viewer: User | AnonymousUser)
             view.is_bot = seat.is_bot
             view.stack = seat.stack
             view.status = seat.status
+            view.posts_big_blind = seat.posts_big_blind
+            view.away = seat.number in snapshot.away and not seat.is_bot
     highlight: frozenset[Card] = frozenset()
     if hand is not None and engine is not None:
         highlight = _winning_cards(hand, engine)
@@ -259,13 +278,15 @@ def table_view(table: OnlineTable | TableSnapshot, viewer: User | AnonymousUser)
     if engine is not None and me is not None and me.is_actor and not engine.is_over:
         controls = _controls(engine)
     big, small = _stakes(table, hand)
+    live = engine is not None and not engine.is_over
     return TableView(
         table=table,
         seats=views,
         hand=hand,
         board=_cards(tuple(engine.board) if engine else None, highlight),
-        pots=[pot.amount for pot in engine.pots] if engine and not engine.is_over else [],
-        pot_total=engine.pot_total if engine and not engine.is_over else 0,
+        pots=middle_pots(engine) if engine is not None and live else [],
+        pot_total=pot_total(engine) if engine is not None and live else 0,
+        results=results(hand, engine, snapshot.names),
         me=me,
         my_seat=my_seat,
         controls=controls,
@@ -282,7 +303,16 @@ def table_view(table: OnlineTable | TableSnapshot, viewer: User | AnonymousUser)
         small_blind=small,
         current_bet=engine.round.current_bet if engine and not engine.is_over else 0,
         street=int(engine.street) if engine else 0,
+        my_call=_my_call(engine, me) if engine is not None and live else 0,
+        stud=is_stud(table.game),
     )
+
+
+def _my_call(engine: PlayHand, me: SeatView | None) -> int:
+    """What the viewer would put in to call the bet now (all-in if he has less)."""
+    if me is None or not me.in_hand or me.folded or me.all_in:
+        return 0
+    return max(0, min(engine.round.current_bet - me.bet, me.stack))
 
 
 def _stakes(table: OnlineTable, hand: TableHand | None) -> tuple[int, int]:
@@ -327,11 +357,8 @@ def _fill_hand(
 ) -> None:
     by_number = {view.number: view for view in views}
     values = {r.seat: r.value for r in engine.records if isinstance(r, ShowHand)}
-    won = [0] * engine.n
-    for record in engine.records:
-        if isinstance(record, AwardPot):
-            for seat, share in record.shares:
-                won[seat] += share
+    won = won_by_position(engine)
+    stud = isinstance(engine, StudHand)
     for position, number in enumerate(hand.seat_numbers):
         view = by_number[number]
         if not view.occupied:
@@ -343,7 +370,7 @@ def _fill_hand(
         # R3.10: a protected time-out stays in all-in for the pot so far, chips behind or not
         all_in = not engine.stacks[position] or engine.protected[position]
         view.all_in = all_in and not engine.folded[position]
-        view.is_button = position == hand.button
+        view.is_button = position == hand.button and not stud  # R7.2: stud has no button
         view.is_actor = engine.actor == position
         view.blind = _blind(engine, position)
         view.won = won[position] if hand.is_over else 0
@@ -352,6 +379,9 @@ def _fill_hand(
             view.swap_fee = fees[-1] if fees else 0
         if visible_cards(hand, engine, position, viewer_id):
             view.cards = _cards(engine.hole_cards[position], highlight)
+            if isinstance(engine, StudHand) and not hand.is_over:
+                hidden = {card_name(card) for card in engine.down_cards[position] or ()}
+                view.cards = [replace(c, down=c.code in hidden) for c in view.cards]  # R7.2
             if position in values and hand.is_over and position in hand.shown:
                 view.hand_name = hand_name(values[position])
         elif isinstance(engine, StudHand):
@@ -421,6 +451,7 @@ class TableTag:
     version: int
     created_at: datetime
     etag: str
+    away: frozenset[int] = frozenset()  # seats whose player's connection dropped
 
 
 def table_tag(table_id: int, viewer_id: int | None, language: str) -> TableTag | None:
@@ -431,15 +462,17 @@ def table_tag(table_id: int, viewer_id: int | None, language: str) -> TableTag |
     chips = ChipAccount.objects.filter(user_id=viewer_id or 0).values("balance")[:1]
     row = (
         OnlineTable.objects.filter(pk=table_id)
-        .annotate(chips=Subquery(chips))
-        .values_list("version", "created_at", "chips")
+        .annotate(chips=Subquery(chips), away=dropped_seats())
+        .values_list("version", "created_at", "chips", "away")
         .first()
     )
     if row is None:
         return None
-    version, created_at, balance = row
-    etag = f"t{table_id}-v{version}-u{viewer_id or 0}-b{balance}-{language}"
-    return TableTag(pk=table_id, version=version, created_at=created_at, etag=etag)
+    version, created_at, balance, dropped = row
+    etag = f"t{table_id}-v{version}-u{viewer_id or 0}-b{balance}-a{dropped or ''}-{language}"
+    return TableTag(
+        pk=table_id, version=version, created_at=created_at, etag=etag, away=seat_numbers(dropped)
+    )
 
 
 def lobby_tables() -> list[OnlineTable]:

@@ -27,6 +27,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.clickjacking import xframe_options_sameorigin
+from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tables.online import forms as online_forms
@@ -69,7 +70,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     balance = None
     if isinstance(user, User):
-        balance = online_services.ensure_account(user).balance
+        account = online_services.ensure_account(user)
+        # A new account got its grant by an update in the database: read what it holds now.
+        account.refresh_from_db(fields=["balance"])
+        balance = account.balance
     staff = isinstance(user, User) and is_floor(user)
     context = {
         "tables": lobby_tables(),
@@ -135,6 +139,7 @@ def _context(
 
 @require_GET
 @xframe_options_sameorigin
+@csp_override(settings.FRAME_SELF_CSP)
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     """A table: anyone with the link watches; a player sits down and plays. ``?embed=1``: a
     frame of "My tables", whose page holds the tab's one stream."""

@@ -102,7 +102,7 @@ def test_admin_schedules_an_event_and_the_floor_opens_it(browser, page, live_ser
     shoot(page, "event-list-refused.png")
     page.get_by_role("button", name="Finish anyway, without placing them").click()
     page.wait_for_function(
-        "document.querySelector('#finished-events').innerText.includes('Friday deepstack')"
+        "() => document.querySelector('#finished-events').innerText.includes('Friday deepstack')"
     )
     assert Event.objects.get(pk=event.pk).status == EventStatus.FINISHED
 

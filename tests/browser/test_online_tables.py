@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tables.engine.cards import card_name
+from tables.engine import card_name
 from tables.online import live as online_live
 from tables.online import play as online_play
 from tables.online import services as online_services
@@ -368,7 +368,8 @@ def test_pre_action_boxes_act_on_the_turn_and_clear_when_the_bet_changes(
     assert bob.evaluate("window.chimes") == []  # his box acted: no call to the table
     _act(table, carol_u, "check")
 
-    # The flop: bob, carol, dave, alice. Alice ticks "call any"; a check keeps it, a bet clears it.
+    # The flop: bob, carol, dave, alice. Alice ticks "call any": a check keeps it, and so does
+    # the bet it answers (as players know it); her turn calls it, and the box is spent.
     _follow([alice, bob], table)
     alice_box = alice.get_by_test_id("preactions").get_by_label("Call any")
     alice_box.check()
@@ -377,14 +378,14 @@ def test_pre_action_boxes_act_on_the_turn_and_clear_when_the_bet_changes(
     expect(alice_box).to_be_checked()
     _act(table, carol_u, "raise", 20)
     _follow([alice, bob], table)
-    expect(alice_box).not_to_be_checked()
+    expect(alice_box).to_be_checked()
     _act(table, dave_u, "fold")
+    _wait_for(lambda: HandAction.objects.filter(user=alice_u).count() == 2, seconds=3)
+    assert HandAction.objects.filter(user=alice_u).latest("pk").record["move"] == "call"
+    assert alice.evaluate("window.chimes") == ["turn"]  # preflop only: her box acted now
     hand = _follow([alice, bob], table)
-    expect(alice.get_by_test_id("actions")).to_be_visible()  # her own decision now
-    assert alice.evaluate("window.chimes") == ["turn", "turn"]  # preflop and now
-    alice.wait_for_timeout(500)  # time enough for a wrong automatic call to arrive
-    assert _sequence(table) == (hand.pk, hand.sequence)
-    assert online_play.engine_of(hand).actor == 0  # still alice to act
+    assert online_play.engine_of(hand).bets[0] == 20  # she called carol's bet
+    expect(alice.get_by_test_id("preactions").get_by_label("Call any")).not_to_be_checked()
 
 
 def test_the_replayer_steps_through_a_hand_from_my_hands(live_server, new_page, table):

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tables.engine.cards import card_name
+from tables.engine import card_name
 from tables.online import live as online_live
 from tables.online import play as online_play
 from tables.online.models import Game, Presence, TableHand

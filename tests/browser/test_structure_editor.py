@@ -47,9 +47,9 @@ def test_admin_builds_a_structure_with_the_editor(page, phone_page, live_server)
     editor_url = page.url
 
     add_level(page, "25", "50")
-    page.wait_for_function("document.querySelectorAll('#levels tr.level').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('#levels tr.level').length === 1")
     add_level(page, "100", "200")
-    page.wait_for_function("document.querySelectorAll('#levels tr.level').length === 2")
+    page.wait_for_function("() => document.querySelectorAll('#levels tr.level').length === 2")
     add_level(page, "50", "100")
     page.wait_for_selector("#levels .errorlist")
     # Going down is refused with the level number; nothing was added.
@@ -64,7 +64,7 @@ def test_admin_builds_a_structure_with_the_editor(page, phone_page, live_server)
     insert.locator("[name=big_blind]").fill("100")
     insert.locator("[name=minutes]").fill("15")
     insert.get_by_role("button", name="Insert").click()
-    page.wait_for_function("document.querySelectorAll('#levels tr.level').length === 3")
+    page.wait_for_function("() => document.querySelectorAll('#levels tr.level').length === 3")
     assert blinds_in_table(page) == ["25", "50", "100"]
 
     # A break after level 1, moved down one place.
@@ -73,7 +73,7 @@ def test_admin_builds_a_structure_with_the_editor(page, phone_page, live_server)
     page.locator("#level-add-row [name=big_blind]").fill("")
     page.locator("#level-add-row [name=minutes]").fill("10")
     page.locator("#level-add-row").get_by_role("button", name="Add level").click()
-    page.wait_for_function("document.querySelectorAll('#levels tr.level').length === 4")
+    page.wait_for_function("() => document.querySelectorAll('#levels tr.level').length === 4")
     page.locator("#level-4").get_by_role("button", name="Move up").click()
     page.wait_for_selector("#level-3.break")
     kinds = page.locator("#levels tbody tr.level td:nth-child(2)").all_inner_texts()

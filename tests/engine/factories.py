@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tables.engine import Betting, Hand, Rules
-from tables.engine.cards import new_deck, parse_cards
+from tables.engine import Betting, Hand, Rules, new_deck, parse_cards
 
 
 def make_rules(*, betting: Betting = Betting.NO_LIMIT, blinds: tuple[int, int] = (50, 100), **kw):

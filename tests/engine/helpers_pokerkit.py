@@ -23,8 +23,7 @@ from pokerkit import (
 )
 from pokerkit import Card as PKCard
 
-from tables.engine.cards import RANKS, SUITS
-from tables.engine.rules import AnteMode, Betting, Rules
+from tables.engine import RANKS, SUITS, AnteMode, Betting, Rules
 
 # Our card int (rank * 4 + suit) -> PokerKit's card; parsing strings each time is slow.
 PK_CARDS: tuple[PKCard, ...] = tuple(

@@ -2,8 +2,7 @@
 
 import pytest
 
-from tables.engine import Betting, Hand, IllegalAction, RaiseTo, Street
-from tables.engine.cards import new_deck
+from tables.engine import Betting, Hand, IllegalAction, RaiseTo, Street, new_deck
 from tests.engine.factories import chips, make_hand, make_rules
 
 # Positions in a four-handed hand with the button at 0: small blind 1, big blind 2, first to

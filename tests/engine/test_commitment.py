@@ -8,19 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.engine.cards import DECK_SIZE, shuffled_deck
-from tables.engine.commitment import (
-    CommitmentError,
+from tables.engine import (
+    DECK_SIZE,
     Opening,
     card_salt,
     commit,
-    leaf,
     new_secret,
-    open_cards,
     positions_of,
-    root_of,
-    verify,
+    reshuffle_order,
+    shuffled_deck,
 )
+from tables.engine.commitment import CommitmentError, leaf, open_cards, root_of, verify
 
 SEEN = (0, 1, 2, 3, 5, 6, 7, 9, 11)  # two hands of hole cards, the flop, turn and river
 
@@ -133,9 +131,9 @@ def test_a_commitment_needs_52_leaves():
 
 
 def test_only_a_whole_deck_of_distinct_cards_can_be_committed():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a committed deck is all 52 cards, not 51"):
         commit(list(range(51)), new_secret())
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the card 2c appears twice"):
         commit([0, *range(51)], new_secret())
 
 
@@ -186,7 +184,7 @@ def test_salts_are_distinct_per_position_and_secret():
     salts = {card_salt(secret, p) for p in range(DECK_SIZE)}
     assert len(salts) == DECK_SIZE
     assert card_salt(new_secret(), 0) != card_salt(secret, 0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"position 52 is not on the deck \(0\.\.51\)"):
         card_salt(secret, 52)
 
 
@@ -194,12 +192,23 @@ def test_positions_of_finds_the_seen_cards_in_the_deck():
     deck, _, _ = committed()
     cards = [deck[9], deck[2], deck[40]]
     assert positions_of(deck, cards) == (2, 9, 40)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not in the deck: 12"):
         positions_of(deck[:10], [deck[20]])
 
 
 def test_open_cards_gives_each_position_once_in_order():
     deck, secret, _ = committed()
     assert [o.position for o in open_cards(deck, secret, [9, 2, 9, 0])] == [0, 2, 9]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"position 52 is not on the deck \(0\.\.51\)"):
         open_cards(deck, secret, [52])
+
+
+def test_r7_2_the_reshuffle_order_is_a_permutation_fixed_by_the_secret():
+    secret = new_secret()
+    order = reshuffle_order(secret)
+    assert sorted(order) == list(range(DECK_SIZE))
+    assert reshuffle_order(secret) == order
+    assert reshuffle_order(new_secret()) != order  # 1 in 52! to fail by chance
+    # Not the deck order, nor one a salt of the same secret gives away.
+    salts = sorted(range(DECK_SIZE), key=lambda card: card_salt(secret, card))
+    assert order != list(range(DECK_SIZE)) and order != salts

@@ -9,13 +9,17 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.engine.cards import cards_name, parse_cards, rank_of
-from tables.engine.describe import HandName, best_five, describe
-from tables.engine.evaluator import (
+from tables.engine import (
     HandCategory,
+    HandName,
+    best_five,
+    cards_name,
+    describe,
     evaluate,
     evaluate_omaha,
     evaluate_unchecked,
+    parse_cards,
+    rank_of,
 )
 from tables.hand_names import hand_name
 
@@ -79,11 +83,11 @@ def test_best_five_is_deterministic_when_suits_tie():
 
 
 def test_best_five_rejects_too_few_cards_and_duplicates():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a hand is 5 to 7 cards, not 4"):
         best_five(parse_cards("AhKh"), parse_cards("2c3c"))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the card Ah appears twice"):
         best_five(parse_cards("AhKh"), parse_cards("AhQc2c3c"))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="an Omaha hand has 4 to 6 hole cards, not 3"):
         best_five(parse_cards("AhKh2c"), parse_cards("3c4c5c"), omaha=True)
 
 
@@ -150,7 +154,7 @@ def test_describe_ranks_are_those_of_the_best_five_in_reading_order():
 
 def test_describe_refuses_values_the_evaluator_never_makes():
     for bad in (-1, 9 << 20, (1 << 20) | (13 << 16)):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="is not the value of a shown hand"):
             describe(bad)
 
 

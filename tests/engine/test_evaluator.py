@@ -7,16 +7,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables.engine.cards import cards_name, parse_cards
-from tables.engine.evaluator import (
+from tables.engine import (
     HandCategory,
-    category_of,
+    cards_name,
     describe,
     evaluate,
     evaluate_omaha,
     evaluate_unchecked,
-    is_royal_flush,
+    parse_cards,
 )
+from tables.engine.evaluator import category_of, is_royal_flush
 
 
 def value(text):

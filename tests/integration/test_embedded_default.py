@@ -6,10 +6,13 @@ uvicorn), with DATABASE_URL and REDIS_URL unset and everything under a temporary
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -19,6 +22,8 @@ from tests.integration.conftest import ROOT, VENV_BIN, base_env, celery, free_po
 from tests.integration.sse import Stream, next_clock
 
 pytestmark = pytest.mark.integration
+
+STREAMS = 100  # phones holding the clock's stream while the pages must still answer
 
 
 @pytest.fixture
@@ -30,6 +35,7 @@ def embedded_env(tmp_path: Path) -> dict[str, str]:
         CELERY_TASK_ALWAYS_EAGER=None,
         FLOORMAN_VAR_DIR=str(tmp_path / "var"),
         CLOCK_RECONCILE_SECONDS="0.5",
+        SECRET_KEY=None,  # as `make run`: the embedded default keeps its own key under var/
     )
 
 
@@ -179,3 +185,111 @@ def demo_event_pk(database: Path) -> int:
         row = connection.execute("select id from tournaments_event where code = 'demo'").fetchone()
     assert row, "floorman_setup made no demo event"
     return int(row[0])
+
+
+# -- make run's supervisor (scripts/supervise.py, issue 16) -------------------------------------
+
+
+def running_pid(var: Path, name: str) -> int | None:
+    """The pid the supervisor wrote for ``name``, if that process is alive."""
+    try:
+        pid = int((var / "run" / f"{name}.pid").read_text())
+        os.kill(pid, 0)
+    except (FileNotFoundError, ValueError, ProcessLookupError):
+        return None
+    return pid
+
+
+def make_run(processes, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """What `make run` does after its set-up: migrate, the demo, then the supervisor."""
+    var = Path(env["FLOORMAN_VAR_DIR"])
+    port = free_port()
+    manage(env, "migrate", "--noinput", "-v0")
+    manage(env, "floorman_setup", "--url", f"http://127.0.0.1:{port}")
+    supervisor = processes.start(
+        "make-run", [sys.executable, "scripts/supervise.py", "--port", str(port)], env=env
+    )
+
+    def all_up() -> bool:
+        processes.assert_alive("make-run")
+        if not all(running_pid(var, name) for name in ("web", "worker", "beat")):
+            return False
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/", timeout=5).status_code == 200
+        except httpx.TransportError:
+            return False
+
+    wait_until(all_up, timeout=60, what="make run's web, worker and beat")
+    return supervisor, port, var
+
+
+def test_make_run_starts_a_killed_worker_and_beat_again_and_their_work_goes_on(
+    processes, embedded_env
+):
+    _supervisor, port, var = make_run(processes, embedded_env)
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+        log_in(client, "floor", "floorman-floor")
+        start_clock(client, demo_event_pk(var / "floorman.sqlite3"))
+        killed = {}
+        for name in ("worker", "beat"):
+            killed[name] = running_pid(var, name)
+            os.killpg(killed[name], signal.SIGKILL)  # the process and its pool, at once
+        for name, pid in killed.items():
+            wait_until(
+                lambda name=name, pid=pid: running_pid(var, name) not in (None, pid),
+                timeout=30,
+                what=f"the supervisor to start the {name} again",
+            )
+            # The site stayed up meanwhile.
+        assert client.get("/e/demo/").status_code == 200
+        # The new beat and worker run the reconciler: level 2 is recorded when level 1 ends.
+        floor_shell(
+            embedded_env,
+            "left = int(event.read_clock().remaining.total_seconds())\n"
+            "services.act_on_clock(event_id=event.pk, actor=floor,"
+            " action=services.ClockAction.ADD_TIME, seconds=2 - left)\n",
+        )
+        database = var / "floorman.sqlite3"
+        wait_until(
+            lambda: len(level_starts(database)) > 1,
+            timeout=30,
+            what="the restarted worker to record level 2",
+        )
+        assert level_starts(database) == [(1, 0, "floor"), (2, 1, "clock")]
+    processes.assert_alive("make-run")
+    assert "worker exited with -9; starting it again" in processes.tail("make-run", lines=400)
+
+
+def test_with_many_streams_open_pages_answer_and_ctrl_c_stops_everything_within_seconds(
+    processes, embedded_env
+):
+    """One make run for both (each costs a migrate): phones hold STREAMS streams, the pages
+    still answer; then Ctrl-C ends every process and every stream within a few seconds."""
+    supervisor, port, var = make_run(processes, embedded_env)
+    children = {name: running_pid(var, name) for name in ("web", "worker", "beat")}
+    streams = [Stream(f"http://127.0.0.1:{port}/e/demo/events/") for _ in range(STREAMS)]
+    for stream in streams:
+        stream.wait_connected()
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+        for path in ("/", "/e/demo/", "/e/demo/clock/", "/play/"):
+            started = time.monotonic()
+            response = client.get(path)
+            assert response.status_code == 200, path
+            assert time.monotonic() - started < 3, f"{path} took too long"
+
+    pressed = time.monotonic()
+    os.killpg(supervisor.pid, signal.SIGINT)  # what a terminal's Ctrl-C sends
+    supervisor.wait(timeout=30)
+    took = time.monotonic() - pressed
+    for name, pid in children.items():
+        with pytest.raises(ProcessLookupError):
+            os.killpg(pid, 0)  # neither the process nor anything of its group is left
+        assert not (var / "run" / f"{name}.pid").exists()
+    assert supervisor.returncode == 0
+    assert took < 8, f"Ctrl-C took {took:.1f} s"
+    for stream in streams:
+        stream._thread.join(timeout=5)
+        assert not stream._thread.is_alive(), "a stream was still open after Ctrl-C"
+    # uvicorn ended its streams itself (--timeout-graceful-shutdown), it was not killed. (A
+    # worker busy with a task on a loaded machine may be: the supervisor's 5 s are its limit.)
+    assert "web did not stop" not in processes.tail("make-run", lines=400)

@@ -23,8 +23,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from tables.engine import Hand
-from tables.engine.commitment import commit
+from tables.engine import Hand, commit
 from tables.online import play as online_play
 from tables.online.engine import decode_move, start_hand
 from tables.online.models import ChipAccount, ChipTransfer, HandAction, TableHand, TransferKind
@@ -224,7 +223,8 @@ def check_hand(hand: TableHand) -> None:
     replay by the engine alone that gives what the table stored."""
     sequences = list(hand.actions.order_by("sequence").values_list("sequence", flat=True))
     assert sequences == list(range(1, len(sequences) + 1)) and hand.sequence == len(sequences)
-    assert commit(list(hand.deck), bytes.fromhex(hand.secret)).root == hand.commitment
+    dealt = hand.cards()  # sealed while the hand runs, opened after it
+    assert commit(list(dealt.deck), dealt.secret).root == hand.commitment
     engine = replayed(hand)
     assert engine.is_over == hand.is_over and engine.actor == hand.actor
     if hand.is_over:

@@ -9,10 +9,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from scoring import deals
 from scoring.deals import (
+    MAX_DEAL_PLAYERS,
     DealError,
     apportion,
     chip_chop,
+    icm,
     icm_chop,
     icm_equity,
     icm_equity_naive,
@@ -166,25 +169,78 @@ def test_icm_gives_the_leader_between_an_equal_split_and_his_chip_share(table):
     assert equal - 1e-6 <= equity <= chip_share + 1e-6
 
 
-@settings(max_examples=40)
+@settings(max_examples=40, deadline=None)  # brute force in fractions: slow on a loaded machine
 @given(table=tables(max_players=6))
-def test_the_memoised_recursion_matches_every_finishing_order_exactly(table):
+def test_the_exact_recursion_matches_every_finishing_order_exactly(table):
     stacks, prizes = table
     exact = [float(value) for value in exact_icm(stacks, prizes)]
     assert icm_equity(stacks, prizes) == pytest.approx(exact, rel=1e-9, abs=1e-6)
     assert icm_equity_naive(stacks, prizes) == pytest.approx(exact, rel=1e-9, abs=1e-6)
 
 
+def _table(players, paid):
+    stacks = [1_000 * (i + 1) + 7 * i * i for i in range(players)]
+    return stacks, [10_000 * (paid - i) for i in range(paid)]
+
+
 def test_ten_players_take_milliseconds():
-    """The memo makes 10 players 2^10 subsets: measured about 7 ms (bench/RESULTS.md)."""
+    """10 players, every place paid: 5,120 steps, a few ms (bench/RESULTS.md, "ICM")."""
     import time
 
-    stacks = [1_000 * (i + 1) for i in range(10)]
-    prizes = [1_000 * (10 - i) for i in range(10)]
+    stacks, prizes = _table(10, 10)
     started = time.perf_counter()
-    equity = icm_equity(stacks, prizes)
+    result = icm(stacks, prizes)
     assert time.perf_counter() - started < 0.5
-    assert sum(equity) == pytest.approx(sum(prizes))
+    assert result.exact and sum(result.equity) == pytest.approx(sum(prizes))
+
+
+@pytest.mark.parametrize(
+    ("players", "paid", "exact"),
+    [(17, 17, True), (18, 18, False), (190, 3, True), (200, 3, False), (30, 30, False)],
+)
+def test_icm_is_exact_while_fast_and_estimated_beyond(players, paid, exact):
+    """The exact recursion up to EXACT_ICM_STEPS; an estimate beyond it, never minutes."""
+    import time
+
+    stacks, prizes = _table(players, paid)
+    started = time.perf_counter()
+    result = icm(stacks, prizes)
+    # About 2 s at most on an idle machine; the cap allows for 8 helpers on 2 cores.
+    assert time.perf_counter() - started < 10
+    assert result.exact is exact
+    assert (result.trials == 0) is exact and (result.error == 0.0) is exact
+    assert sum(result.equity) == pytest.approx(sum(prizes), rel=1e-9)
+
+
+def test_the_estimate_is_within_its_stated_error_of_the_exact_value():
+    stacks, prizes = _table(7, 7)
+    exact = [float(value) for value in exact_icm(stacks, prizes)]
+    paid = tuple(prizes)
+    estimate = deals._icm_estimate(stacks, paid, len(paid))
+    assert estimate.trials == deals.ESTIMATE_DRAWS // 7
+    assert 0 < estimate.error < 0.01 * prizes[0]  # under 1 % of 1st prize
+    for got, want in zip(estimate.equity, exact, strict=True):
+        assert abs(got - want) <= estimate.error  # the bound is 3 standard errors
+
+
+def test_the_cost_counts_each_set_placed_and_each_player_left():
+    assert deals.icm_steps(3, 3) == 3 + 3 * 2 + 3 // 3  # {}, {a}, {b}, {c}; then pairs
+    assert deals.icm_steps(4, 1) == 4 // 3
+    assert deals.icm_steps(4, 0) == 0
+
+
+def test_the_estimate_is_seeded_so_the_saved_deal_is_the_one_shown():
+    stacks, prizes = _table(20, 20)
+    first = split_deal(stacks=stacks, prizes=prizes, unit=100)
+    assert first.icm_trials == deals.ESTIMATE_DRAWS // 20 and first.icm_error > 0
+    assert split_deal(stacks=stacks, prizes=prizes, unit=100) == first
+    assert sum(first.icm) == sum(prizes)
+
+
+def test_a_deal_among_too_many_players_is_refused_with_the_reason():
+    stacks, prizes = _table(MAX_DEAL_PLAYERS + 1, 3)
+    with pytest.raises(DealError, match="more than 1,000 players is not computed"):
+        icm(stacks, prizes)
 
 
 @given(

@@ -95,7 +95,7 @@ def test_busts_through_the_form_show_places_and_the_plan(client, event, floor_us
 
 @pytest.mark.parametrize(
     ("stack", "reason"),
-    [("abc", "positive whole number"), ("0", "positive whole number"), ("", "give the stack"),
+    [("abc", "positive whole number"), ("0", "positive whole number"),
      ("1.5", "positive whole number")],
 )  # fmt: skip
 def test_a_bad_stack_answers_400_with_the_reason_and_changes_nothing(
@@ -111,6 +111,70 @@ def test_a_bad_stack_answers_400_with_the_reason_and_changes_nothing(
     assert response.status_code == 400
     assert reason in response.content.decode()
     assert snapshot(event) == before
+
+
+def test_a_single_bust_needs_no_stack(client, event, floor_user):
+    """R5.6: the stack only orders players out in the same hand."""
+    client.force_login(floor_user)
+    player = at_table(event, 1)[0]
+    response = client.post(
+        reverse("scoring:record_busts", args=[event.pk]), {"out": [player.pk], "key": "k1"}
+    )
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.place == 20 and player.status == EntryStatus.BUSTED
+
+
+def test_two_out_in_one_hand_need_their_stacks_and_the_page_keeps_what_was_entered(
+    client, event, floor_user
+):
+    client.force_login(floor_user)
+    one, two = at_table(event, 1)[:2]
+    before = snapshot(event)
+    response = client.post(
+        reverse("scoring:record_busts", args=[event.pk]),
+        {"out": [one.pk, two.pk], f"stack-{one.pk}": "1200", f"card-{one.pk}": "Kd"},
+    )
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert f"{two.player.name}: two or more went out in this hand" in body
+    assert f'id="out-{one.pk}" checked' in body and f'id="out-{two.pk}" checked' in body
+    assert f'name="stack-{one.pk}" inputmode="numeric" value="1200"' in body
+    assert f'name="card-{one.pk}" maxlength="2" value="Kd"' in body
+    assert f'id="out-{at_table(event, 1)[2].pk}" aria-label' in body  # not ticked
+    assert snapshot(event) == before
+
+
+def test_a_bust_resent_with_its_key_answers_as_the_first_one_did(client, event, floor_user):
+    """Issue 16/18: the same form twice (a double submit or a retry) is one bust, 200 both."""
+    client.force_login(floor_user)
+    player = at_table(event, 1)[0]
+    url = reverse("scoring:record_busts", args=[event.pk])
+    data = {"out": [player.pk], "key": "same-key"}
+    first = client.post(url, data, headers={"HX-Request": "true"})
+    after = snapshot(event)
+    again = client.post(url, data, headers={"HX-Request": "true"})
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert 'data-testid="floor-error"' not in again.content.decode()
+    assert snapshot(event) == after
+    assert Entry.objects.get(pk=player.pk).place == 20
+
+
+def test_the_seat_draw_defaults_to_the_entries_and_the_events_table_size(client, floor_user):
+    event = factories.make_event()
+    event.table_size = 9
+    event.save()
+    factories.make_entries(event=event, count=20)
+    client.force_login(floor_user)
+    body = client.get(reverse("floor:tables", args=[event.pk])).content.decode()
+    assert 'name="tables" min="1" max="100" value="3"' in body
+    assert 'name="seats_per_table" min="2" max="10" value="9"' in body
+    response = client.post(
+        reverse("floor:draw", args=[event.pk]),
+        {"tables": "3", "seats_per_table": "9", "method": "random"},
+    )
+    assert response.status_code == 302
+    assert Entry.objects.filter(event=event, status=EntryStatus.PLAYING).count() == 20
 
 
 def test_busting_a_player_already_out_answers_400(client, event, floor_user):

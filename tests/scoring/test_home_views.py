@@ -68,7 +68,9 @@ def test_floor_staff_see_the_floor_links_and_not_the_admins(client, floor_user, 
         assert reverse("floor:event_floor", args=[event.pk]) in html
         assert reverse("floor:tables", args=[event.pk]) in html
     assert 'data-testid="admin-links"' not in html
-    assert f'href="{reverse("tournaments:event_list")}"' not in html
+    assert f'href="{reverse("tournaments:event_list")}"' in html  # floor staff run events
+    assert f'href="{reverse("tournaments:event_create")}"' in html
+    assert f'href="{reverse("payouts:structure_list")}"' not in html
 
 
 def test_admins_see_the_management_links(admin_client, evening):

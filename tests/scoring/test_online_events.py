@@ -409,3 +409,68 @@ def test_an_online_event_deals_its_structures_game_to_one_winner(game):
     seated, brought = event_chips(event)
     rounding = sum(c.after - c.before for c in event.chip_changes.all())  # R5.11 online
     assert seated == brought == 9_000 + rounding
+
+
+def test_r5_6_equal_stacks_out_in_the_same_hand_place_by_the_higher_card_in_hand():
+    # R5.6: two players out in one hand who started it with equal stacks: the higher card in
+    # hand places higher. K-2 against Q-7: by the higher card the king's player is second; by
+    # the lower card (the 7 beats the 2) it would be the other way round.
+    from tables.engine.cards import parse_cards  # noqa: PLC0415
+    from tests.tables.online_helpers import stacked_deck  # noqa: PLC0415
+
+    users = [make_user(username=name) for name in ("anna", "bert", "cleo")]
+    event = online_event(start_players=3, table_size=6)
+    for user in users:
+        online_events.register(event_id=event.pk, user=user)
+    now = timezone.now()
+    online_events.tick(event_id=event.pk, now=now)
+    table = OnlineTable.objects.get(floor_table__event=event)
+    assert not TableHand.objects.filter(table=table).exists()
+    deck = stacked_deck(["AsAh", "Kd2c", "Qc7d"], board="Jh9s4c8d5h")
+    hand = online_play.deal_hand(table=table, now=now, deck=deck)
+    assert hand is not None and len(set(hand.starting_stacks)) == 1  # equal stacks
+    engine = online_play.engine_of(hand)
+    holder = {
+        cards: hand.user_ids[position]
+        for position in range(3)
+        for cards in ("AsAh", "Kd2c", "Qc7d")
+        if sorted(engine.hole_cards[position]) == sorted(parse_cards(cards))
+    }
+    assert len(holder) == 3
+    by_id = {user.pk: user for user in users}
+    while not hand.is_over:  # everyone all in: the aces take every chip
+        engine = online_play.engine_of(hand)
+        move = {"action": "raise", "amount": engine.max_raise_to()}
+        if engine.max_raise_to() <= engine.min_raise_to() and engine.can_call():
+            move = {"action": "call", "amount": None}
+        online_play.act(
+            table=table, user=by_id[hand.user_ids[engine.actor]], hand_id=hand.pk,
+            sequence=hand.sequence, now=now, **move,
+        )  # fmt: skip
+        hand.refresh_from_db()
+    assert sorted(hand.final_stacks) == [0, 0, 9_000]
+    online_events.tick(event_id=event.pk, now=now + timedelta(seconds=1))
+    place = {
+        entry.player.user_id: entry.place
+        for entry in Entry.objects.filter(event=event).select_related("player")
+    }
+    assert place[holder["AsAh"]] == 1
+    assert place[holder["Kd2c"]] == 2  # the king is the higher card in hand
+    assert place[holder["Qc7d"]] == 3
+
+
+def test_an_online_event_is_won_as_a_live_one_is_through_the_same_service():
+    """Issue 18: the last bust wins the event (scoring.services.end_event), the tables close."""
+    from tournaments.models import AuditEvent  # noqa: PLC0415 - only this test reads it
+
+    floor = make_user(username="flo", role="floor")
+    event = online_event(start_players=2, table_size=6)
+    register_bots(event, 2, floor)
+    run_event(event, now=timezone.now())
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+    won = AuditEvent.objects.filter(event=event, action="event.won")
+    assert won.count() == 1 and won.get().data["winner"]
+    assert not AuditEvent.objects.filter(event=event, action="event.finished").exists()
+    assert AuditEvent.objects.filter(event=event, action="online.event_finished").count() == 1
+    assert not OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN)

@@ -209,6 +209,18 @@ def test_the_floor_calculates_both_deals_side_by_side(floor_client, floor_user):
     assert not Deal.objects.exists()
 
 
+def test_the_page_says_when_icm_is_an_estimate_and_how_close(floor_client, floor_user, monkeypatch):
+    event, left = three_left(floor_user)
+    url = reverse("payouts:deal", args=[event.pk])
+    data = deal_data(left, [9_000, 6_000, 3_000])
+    exact = floor_client.post(url, data, HTTP_ACCEPT_LANGUAGE="en", **HTMX).content.decode()
+    assert 'data-testid="icm-estimate"' not in exact
+    monkeypatch.setattr("scoring.deals.EXACT_ICM_STEPS", 0)  # as if 18 players were left
+    html = floor_client.post(url, data, HTTP_ACCEPT_LANGUAGE="en", **HTMX).content.decode()
+    assert "333,333 simulated finishes" in html and "of the exact value (99.7 %)" in html
+    assert 'data-testid="icm-total">€180.00' in html
+
+
 def test_a_saved_deal_is_saved_once_and_can_be_cancelled(floor_client, floor_user):
     event, left = three_left(floor_user)
     url = reverse("payouts:deal", args=[event.pk])

@@ -180,11 +180,11 @@ def test_rounded_shares_sum_to_the_pool_exactly_and_keep_their_order(pool, weigh
 
 
 def test_rounding_refuses_nonsense():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the pool cannot be negative and the unit is at"):
         round_to_unit(pool=100, weights=[1], unit=0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the pool cannot be negative and the unit is at"):
         round_to_unit(pool=-1, weights=[1], unit=1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the weights must be non-negative and not all"):
         round_to_unit(pool=100, weights=[0, 0], unit=1)
 
 

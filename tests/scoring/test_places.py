@@ -12,7 +12,7 @@ from scoring.places import (
     satellite_qualifiers,
     super_final_stack,
 )
-from tables.engine.cards import parse_card, parse_cards
+from tables.engine import parse_card, parse_cards
 
 
 def test_r5_6_bigger_starting_stack_places_higher():
@@ -61,7 +61,7 @@ def test_r5_6_two_players_cannot_hold_the_same_card():
 
 
 def test_r5_6_refuses_more_busts_than_players_left():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="between one and all of the players left can"):
         place_same_hand_busts(busts=[Stack(player=1, chips=5)] * 1, players_left_before=0)
     with pytest.raises(ValueError, match="twice"):
         place_same_hand_busts(
@@ -72,7 +72,7 @@ def test_r5_6_refuses_more_busts_than_players_left():
 def test_r5_9_quitter_places_where_he_left():
     assert place_of_quitter(players_left=10) == 10
     assert place_of_quitter(players_left=1) == 1
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a player who quits is still one of the players"):
         place_of_quitter(players_left=0)
 
 

@@ -24,9 +24,9 @@ def test_r6_3_square_root_formula_worked_examples():
 
 def test_places_outside_the_field_are_refused():
     for formula in points.FORMULAS.values():
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="place 0 is not within a field of 5"):
             formula.points(place=0, entrants=5)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="place 6 is not within a field of 5"):
             formula.points(place=6, entrants=5)
 
 

@@ -169,3 +169,18 @@ def test_r5_5_the_django_admin_sets_the_super_final_stack_rule_audited(client, a
     )  # fmt: skip
     assert bad.status_code == 200  # the form again, with its error
     assert Season.objects.get(pk=season.pk).super_final_stack_rule == "bonus_only"
+
+
+FORMULAS = ["=1+1", "=HYPERLINK(\"http://evil.example\",\"x\")", "@SUM(1+1)", "+1+1", "-1+1",
+            "\t=1+1", "\r=1+1"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", FORMULAS)
+def test_csv_exports_neutralise_formula_cells(client, name):
+    """OWASP CSV injection: a cell that a spreadsheet would run starts with a quote instead."""
+    season = make_season()
+    event = finished_event(season=season, names=[name, "Anna"], name="Night 1")
+    results = rows(client.get(f"/events/{event.pk}/results.csv"))
+    standings = rows(client.get(f"/seasons/{season.pk}/standings.csv"))
+    assert results[0]["player"] == "'" + name
+    assert {r["player"] for r in standings} == {"'" + name, "Anna"}

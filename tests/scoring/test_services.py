@@ -12,7 +12,7 @@ from scoring.models import Elimination, EliminationKind
 from scoring.selectors import event_standings
 from scoring.services import StackInput
 from tables import services as table_services
-from tables.engine.cards import parse_card
+from tables.engine import parse_card
 from tables.models import FloorStep, StepStatus
 from tests.floor_helpers import at_table, floor_state, seat_of, seated_event, snapshot
 from tournaments.entry_services import (
@@ -135,7 +135,7 @@ def test_busting_an_entry_already_out_is_refused_and_changes_nothing():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("stack", [0, -100, 2.5, True, "1000", None])
+@pytest.mark.parametrize("stack", [0, -100, 2.5, True, "1000"])
 def test_a_stack_that_is_not_a_positive_whole_number_is_refused(stack):
     event, _ = seated_event(players=10, tables=1)
     player = at_table(event, 1)[0]
@@ -145,6 +145,22 @@ def test_a_stack_that_is_not_a_positive_whole_number_is_refused(stack):
             event_id=event.pk, actor=None, busts=[StackInput(entry_id=player.pk, stack=stack)]
         )
     assert snapshot(event) == before
+
+
+@pytest.mark.django_db
+def test_two_out_in_one_hand_need_their_stacks_one_alone_does_not():
+    """R5.6: the stacks at the start of the hand order the players out in it; one needs none."""
+    event, _ = seated_event(players=10, tables=1)
+    one, two = at_table(event, 1)[:2]
+    before = snapshot(event)
+    with pytest.raises(services.BadStackError):
+        services.record_busts(
+            event_id=event.pk, actor=None,
+            busts=[StackInput(entry_id=one.pk, stack=500), StackInput(entry_id=two.pk, stack=None)],
+        )  # fmt: skip
+    assert snapshot(event) == before
+    services.record_busts(event_id=event.pk, actor=None, busts=[StackInput(one.pk, None)])
+    assert Entry.objects.get(pk=one.pk).place == 10
 
 
 @pytest.mark.django_db

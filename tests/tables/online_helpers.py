@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from tables.engine.cards import new_deck, parse_cards
+from tables.engine import new_deck, parse_cards
 from tables.online import play as online_play
 from tables.online import services as online_services
 from tables.online.models import OnlineSeat, OnlineTable, TableHand

@@ -21,7 +21,6 @@ from django.test import Client
 from django.urls import reverse
 
 from config.admin import SecretGuard, guarded, touches_secret
-from tables.engine.cards import card_name
 from tables.online import play as online_play
 from tables.online.models import SECRET_FIELDS, HandAction, OnlineTable, TableHand
 from tests.factories import make_user
@@ -157,7 +156,7 @@ def test_search_and_ordering_reach_no_secret(running):
     hand = TableHand.objects.get(pk=running.hand.pk)
     cards = hand.cards()
     rows = [cards.secret.hex(), hand.sealed_cards[:20], running.table.bot_seed]
-    rows += [card_name(c) for c in cards.deck[:6]]
+    rows.append(str(list(cards.deck[:3]))[1:-1])  # the first cards as the deck column holds them
     for model, model_admin, url in _admin_urls():
         request = running.client.get(url).wsgi_request
         for option in ("get_list_display", "get_search_fields", "get_list_filter"):

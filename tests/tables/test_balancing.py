@@ -346,7 +346,7 @@ def test_tda_same_hand_for_hand_busts_at_different_tables_share_the_place():
     assert shared.place == 8
     assert shared.places == (8, 9, 10)
     assert shared.players == (7, 3, 9)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the busted players must be distinct and among"):
         share_hand_for_hand_place(players_left_before=2, busted=[1, 2, 3])
 
 

@@ -5,8 +5,7 @@ import random
 
 import pytest
 
-from tables.engine import AnteMode, Betting, Call, Check, Fold, Hand, RaiseTo, Rules
-from tables.engine.cards import parse_cards
+from tables.engine import AnteMode, Betting, Call, Check, Fold, Hand, RaiseTo, Rules, parse_cards
 from tables.online.bots import BotMove, apply_move, choose_move
 
 MOVES_PER_HAND = 1000  # far more than any hand needs: a bot that loops fails, it does not hang
@@ -168,9 +167,9 @@ def test_apply_move_makes_each_kind_of_move():
 
 
 def test_a_raise_needs_an_amount_and_nothing_else_has_one():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a raise or a swap needs an amount, and only"):
         BotMove("raise")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a raise or a swap needs an amount, and only"):
         BotMove("call", 100)
 
 

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.chipup import RacePlayer, race
-from tables.engine.cards import parse_card, parse_cards
+from tables.engine import parse_card, parse_cards
 
 
 def test_r5_11_worked_race_with_sets_cards_rounding_and_a_saved_player():

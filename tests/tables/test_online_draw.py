@@ -3,9 +3,9 @@ private to its player, the swap on the player's own action clock, bots, and the 
 
 import pytest
 
-from tables.engine.cards import card_name
+from tables.engine import card_name
 from tables.engine.draw import DrawHand
-from tables.engine.phh_draw import read_draw
+from tables.engine.phh import read_draw
 from tables.online import play as online_play
 from tables.online import services as online_services
 from tables.online.history import hand_phh, steps

@@ -29,9 +29,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.engine import ShowHand
-from tables.engine.cards import card_name, parse_cards
-from tables.engine.commitment import card_salt
+from tables.engine import ShowHand, card_name, card_salt, parse_cards
 from tables.hand_names import hand_name
 from tables.online import live as online_live
 from tables.online import play as online_play

@@ -4,7 +4,7 @@ down cards only their owner, the dealer's place moving on, bots, and the hand's 
 import pytest
 from django.core.exceptions import ValidationError
 
-from tables.engine.phh_stud import read_stud
+from tables.engine.phh import read_stud
 from tables.engine.stud import StudHand
 from tables.online import play as online_play
 from tables.online import services as online_services
@@ -71,7 +71,7 @@ def test_r7_2_the_low_card_brings_in_and_each_viewer_sees_up_cards_and_only_his_
 
 
 def _name(card):
-    from tables.engine.cards import card_name
+    from tables.engine import card_name
 
     return card_name(card)
 

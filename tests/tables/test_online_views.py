@@ -380,3 +380,18 @@ def test_the_process_that_publishes_a_move_reads_the_snapshot_before_the_pages_a
         )  # fmt: skip
     _, sqls = _fragment(client_of("bob"), table)
     assert [sql for sql in sqls if '"tables_' in sql][1:] == [], sqls
+
+
+def test_the_lobby_shows_the_starting_chips_on_the_first_visit_as_after_a_reload(settings):
+    """Issue 18: the account is opened on the first visit to the lobby; that very page shows
+    its grant, not 0 (the page read the new account before the grant reached it)."""
+    settings.FLOORMAN_PLAY_CHIPS = 10_000
+    make_user(username="newcomer")
+    client = client_of("newcomer")
+    first = client.get(reverse("tables:online_lobby")).content.decode()
+    again = client.get(reverse("tables:online_lobby")).content.decode()
+    shown = [
+        re.search(r'data-testid="balance">Your chips: ([\d,]+)', page) for page in (first, again)
+    ]
+    assert [found.group(1) for found in shown if found] == ["10000", "10000"]
+    assert ChipAccount.objects.get(user__username="newcomer").balance == 10_000

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.engine.cards import parse_card, parse_cards
+from tables.engine import parse_card, parse_cards
 from tables.seating import (
     TableSpec,
     draw_opening_seats,
@@ -123,7 +123,7 @@ def test_r2_3_draw_uses_a_shuffled_deck():
 
 
 def test_draw_refuses_bad_decks_and_tables():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the card 3d appears twice"):
         draw_seats_by_card(players=[1, 2], deck=[5, 5])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="5 players cannot play at a table of 4 seats"):
         draw_seats_by_card(players=list(range(5)), seats=4)

@@ -13,7 +13,7 @@ from scoring import services as scoring_services
 from scoring import undo_services
 from scoring.services import StackInput
 from tables import positions, services
-from tables.engine.cards import card_name
+from tables.engine import card_name
 from tables.models import FloorStep, Seat, StepStatus, Table
 from tables.selectors import seat_card
 from tests import factories

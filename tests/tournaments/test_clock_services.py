@@ -171,7 +171,7 @@ def test_zero_seconds_and_next_after_the_last_level_are_refused(event, floor_use
 
 @pytest.mark.django_db
 def test_an_unknown_action_name_is_not_an_action():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'explode' is not a valid ClockAction"):
         ClockAction("explode")
 
 

@@ -98,9 +98,8 @@ def test_anonymous_users_are_sent_to_log_in(client, event):
     assert snapshot() == before
 
 
-@pytest.mark.parametrize("role", ["floor", "player"])
-def test_floor_staff_and_players_are_refused(client, event, role):
-    client.force_login(make_user(username=role, role=role))
+def test_players_are_refused(client, event):
+    client.force_login(make_user(username="player", role="player"))
     event.status = EventStatus.RUNNING
     event.save()
     before = snapshot()
@@ -388,22 +387,23 @@ def test_the_floor_confirms_finishing_with_players_still_in(admin_client, admin_
     assert audit.data["players_still_in"] == ["Player 01", "Player 02", "Player 03"]
 
 
-def test_once_the_winner_is_placed_finishing_is_a_status_change(admin_client, running):
+def test_the_last_bust_finishes_the_event_and_a_finish_after_it_changes_nothing(
+    admin_client, running
+):
     event, (first, second, third) = running
     record_busts(event_id=event.pk, actor=None, busts=[StackInput(entry_id=third.pk, stack=500)])
     record_busts(event_id=event.pk, actor=None, busts=[StackInput(entry_id=second.pk, stack=900)])
     places = list(Entry.objects.filter(event=event).order_by("pk").values_list("place", "status"))
     assert places[0] == (1, EntryStatus.FINISHED)  # scoring.services crowned the winner
-    response = finish(admin_client, event)
-    assert response.status_code == 303
     event.refresh_from_db()
-    assert event.status == EventStatus.FINISHED
-    assert (
-        list(Entry.objects.filter(event=event).order_by("pk").values_list("place", "status"))
-        == places
-    )
-    audit = AuditEvent.objects.get(action="event.finished")
-    assert audit.data == {"players_still_in": [], "confirmed": False, "winners": ["Player 01"]}
+    assert event.status == EventStatus.FINISHED  # issue 18: won, the clock stopped
+    audit = AuditEvent.objects.get(action="event.won")
+    assert audit.data["winner"] == "Player 01"
+    before = snapshot()
+    response = finish(admin_client, event)
+    assert response.status_code == 409
+    assert "This event has already finished." in response.content.decode()
+    assert snapshot() == before
 
 
 def test_finishing_stops_the_clock_actions(admin_client, admin_user, running):
@@ -446,3 +446,36 @@ def test_finishing_through_htmx_answers_the_list_fragment(admin_client, running)
     assert "“Friday night” has finished." in done.content.decode()
     event.refresh_from_db()
     assert event.status == EventStatus.FINISHED
+
+
+# --- floor staff run the night alone (issue 18) -------------------------------------------------
+
+
+def test_floor_staff_create_an_event_from_a_structure_and_finish_it(client, structure):
+    floor = make_user(username="floor", role="floor")
+    client.force_login(floor)
+    assert client.get(reverse("tournaments:event_list")).status_code == 200
+    assert client.get(reverse("tournaments:event_create")).status_code == 200
+    response = client.post(reverse("tournaments:event_create"), form_data(structure))
+    assert response.status_code == 303
+    event = Event.objects.get(name="Saturday deepstack")
+    assert AuditEvent.objects.get(action="event.created", event=event).actor == floor
+    start_clock(event, floor)
+    response = client.post(reverse("tournaments:event_finish", args=[event.pk]))
+    assert response.status_code == 303
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+    assert AuditEvent.objects.get(action="event.finished", event=event).actor == floor
+
+
+def test_floor_staff_read_the_structures_and_admins_keep_them(client, structure):
+    client.force_login(make_user(username="floor", role="floor"))
+    html = client.get(reverse("tournaments:structure_list")).content.decode()
+    assert "Friday" in html
+    assert reverse("tournaments:structure_create") not in html
+    assert reverse("tournaments:structure_editor", args=[structure.pk]) not in html
+    assert client.get(reverse("tournaments:structure_editor", args=[structure.pk])).status_code == (
+        403
+    )
+    html = client.get(reverse("tournaments:event_list")).content.decode()
+    assert 'data-testid="payouts-link"' not in html

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connections
 from django.utils import timezone
 
 from tests.factories import make_event
@@ -20,9 +21,16 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 
 
 def run(coroutine, timeout=10):
+    """Run a scenario; then close the database connection of asgiref's one sync thread, which
+    sync_to_async and the hub's listener used (left open, the test database could not be
+    dropped at the end: "being accessed by other users")."""
+
     async def bounded():
-        async with asyncio.timeout(timeout):
-            return await coroutine
+        try:
+            async with asyncio.timeout(timeout):
+                return await coroutine
+        finally:
+            await sync_to_async(connections.close_all)()
 
     return asyncio.run(bounded())
 

@@ -1,0 +1,257 @@
+"""All-in equity: each player's chance to win and to tie the pot for the cards still to come,
+from the cards face up only (hold'em, Omaha, Draw Hold'em).
+
+When every player still in a hand is all-in (or all but one), nobody acts again and only the
+board is left to come. :func:`all_in_equity` counts, for each player, the runouts of the board
+he wins alone, those he ties for the best hand, and his share of the pot (a tie split evenly).
+It takes the players' hands, the board and any other cards known to be out of the deck
+(``dead``: cards shown or mucked face up); it never sees the deck, so it tells nobody more than
+the table shows.
+
+Exact by enumeration when the runouts are few (flop, turn, and whenever ``samples`` is at least
+their number); otherwise by seeded sampling, with the standard error of each share (a 95%
+interval is ``share ± 1.96 * error``). The sampling's generator is SplitMix64, seeded by
+``seed``: the same call gives the same figures (the engine uses no random module, R1.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb, sqrt
+
+from tables.engine.cards import DECK_SIZE, Card, card_name
+from tables.engine.evaluator import (
+    CARD_KEYS,
+    FLUSH_BITS,
+    FLUSH_VALUES,
+    RANK_SHIFT,
+    SUIT_BIAS,
+    UNSUITED,
+)
+
+BOARD_SIZE = 5
+# The games by name (the online tables' Game values too) and their hole cards (R7.1, R7.3).
+HOLE_CARDS = {"holdem": 2, "omaha": 4, "draw_holdem": 2}
+_ALIASES = {"nl_holdem": "holdem", "pl_holdem": "holdem", "fl_holdem": "holdem", "plo": "omaha"}
+# samples=None: enumerate when the runouts times the players stay under this, else sample.
+EXACT_LIMIT = 200_000
+DEFAULT_SAMPLES = {"holdem": 20_000, "omaha": 4_000, "draw_holdem": 20_000}
+_MASK64 = (1 << 64) - 1
+
+# Each hand's value with some more board cards: (the sum of their keys, the cards) -> values.
+Values = Callable[[int, Sequence[Card]], list[int]]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Equity:
+    """One player's figures: ``win`` the share of runouts he wins alone, ``tie`` those where
+    he ties for the best hand, ``share`` his expected part of the pot (ties split evenly);
+    ``error`` the standard error of ``share`` when sampled, None when exact."""
+
+    win: float
+    tie: float
+    share: float
+    error: float | None
+
+
+def all_in_equity(
+    *,
+    game: str,
+    hands: Sequence[Sequence[Card]],
+    board: Sequence[Card],
+    dead: Sequence[Card] = (),
+    samples: int | None = None,
+    seed: int = 0,
+) -> list[Equity]:
+    """Each hand's equity for the rest of the board, in the order of ``hands``.
+
+    ``game``: "holdem", "omaha" or "draw_holdem" (or an online table's game: "nl_holdem",
+    "pl_holdem", "fl_holdem", "plo"); Draw Hold'em is hold'em once no swap is left (R7.8,
+    R7.9). ``hands``: two or more hands of face-up hole cards (2 each, Omaha 4); ``board``:
+    0, 3, 4 or 5 cards; ``dead``: other cards known out of the deck. ``samples``: None to
+    enumerate when that is cheap (flop, turn, river) and else sample the game's default
+    number of runouts; a number to sample that many (or enumerate, if the runouts are no
+    more). Raises ValueError with the reason for bad input.
+    """
+    name = _ALIASES.get(game, game)
+    if name not in HOLE_CARDS:
+        raise ValueError(f"no all-in equity for the game {game!r}")
+    _check(name, hands, board, dead)
+    known = {*board, *dead, *(card for hand in hands for card in hand)}
+    rest = [card for card in range(DECK_SIZE) if card not in known]
+    missing = BOARD_SIZE - len(board)
+    runouts = comb(len(rest), missing)
+    values = _omaha_values(hands, board) if name == "omaha" else _holdem_values(hands, board)
+    if samples is None:
+        exact = runouts * len(hands) <= EXACT_LIMIT
+        samples = DEFAULT_SAMPLES[name]
+    else:
+        if samples < 1:
+            raise ValueError("sample at least one runout")
+        exact = samples >= runouts
+    if exact:
+        return _enumerate(values, rest, missing, len(hands))
+    return _sample(values, rest, missing, len(hands), samples, seed)
+
+
+def _check(
+    game: str, hands: Sequence[Sequence[Card]], board: Sequence[Card], dead: Sequence[Card]
+) -> None:
+    if len(hands) < 2:
+        raise ValueError("equity needs two or more hands")
+    size = HOLE_CARDS[game]
+    for hand in hands:
+        if len(hand) != size:
+            raise ValueError(f"a {game} hand is {size} face-up cards, not {len(hand)}")
+    if len(board) not in (0, 3, 4, 5):
+        raise ValueError(f"a board is 0, 3, 4 or 5 cards, not {len(board)}")
+    cards = [*board, *dead, *(card for hand in hands for card in hand)]
+    seen: set[Card] = set()
+    for card in cards:
+        if not 0 <= card < DECK_SIZE:
+            raise ValueError(f"{card!r} is not a card number 0..51")
+        if card in seen:
+            raise ValueError(f"the card {card_name(card)} appears twice")
+        seen.add(card)
+    if len(cards) - len(board) + BOARD_SIZE > DECK_SIZE:
+        raise ValueError("the deck holds too few cards for the rest of the board")
+
+
+def _holdem_values(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Values:
+    """Best five of seven (R1.3): each hand's key with the board's, a flush from its suit."""
+    base = sum(CARD_KEYS[card] for card in board) + SUIT_BIAS
+    keys = [base + CARD_KEYS[a] + CARD_KEYS[b] for a, b in hands]
+    cards = [(*hand, *board) for hand in hands]
+
+    def values(added: int, more: Sequence[Card]) -> list[int]:
+        out = []
+        for key, own in zip(keys, cards, strict=True):
+            key += added
+            if key & FLUSH_BITS:
+                suit = ((key & FLUSH_BITS).bit_length() - 1) >> 2
+                mask = 0
+                for card in (*own, *more):
+                    if card & 3 == suit:
+                        mask |= 1 << (card >> 2)
+                out.append(FLUSH_VALUES[mask])
+            else:
+                out.append(UNSUITED[key >> RANK_SHIFT])
+        return out
+
+    return values
+
+
+def _omaha_values(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Values:
+    """R7.1: the best of exactly two hole cards and three board cards for each hand."""
+    pairs = [
+        [(CARD_KEYS[a] + CARD_KEYS[b] + SUIT_BIAS, 1 << (a >> 2) | 1 << (b >> 2)) for a, b in p]
+        for p in (list(combinations(hand, 2)) for hand in hands)
+    ]
+
+    def values(added: int, more: Sequence[Card]) -> list[int]:
+        triples = [
+            (
+                CARD_KEYS[a] + CARD_KEYS[b] + CARD_KEYS[c],
+                1 << (a >> 2) | 1 << (b >> 2) | 1 << (c >> 2),
+            )
+            for a, b, c in combinations((*board, *more), 3)
+        ]
+        out = []
+        for own in pairs:
+            best = 0
+            for pair_key, pair_mask in own:
+                for triple_key, triple_mask in triples:
+                    key = pair_key + triple_key
+                    if key & FLUSH_BITS:  # five of a suit: the pair and the triple suited
+                        value = FLUSH_VALUES[pair_mask | triple_mask]
+                    else:
+                        value = UNSUITED[key >> RANK_SHIFT]
+                    if value > best:
+                        best = value
+            out.append(best)
+        return out
+
+    return values
+
+
+class _Tally:
+    """Wins, ties and the pot's shares over runouts, with the sums for a standard error."""
+
+    __slots__ = ("count", "share_squares", "shares", "ties", "wins")
+
+    def __init__(self, players: int) -> None:
+        self.count = 0
+        self.wins = [0] * players
+        self.ties = [0] * players
+        self.shares = [0.0] * players
+        self.share_squares = [0.0] * players
+
+    def add(self, values: list[int]) -> None:
+        self.count += 1
+        best = max(values)
+        winners = values.count(best)
+        if winners == 1:
+            seat = values.index(best)
+            self.wins[seat] += 1
+            self.shares[seat] += 1.0
+            self.share_squares[seat] += 1.0
+            return
+        part = 1.0 / winners
+        for seat, value in enumerate(values):
+            if value == best:
+                self.ties[seat] += 1
+                self.shares[seat] += part
+                self.share_squares[seat] += part * part
+
+    def result(self, *, sampled: bool) -> list[Equity]:
+        n = self.count
+        out = []
+        for wins, ties, shares, squares in zip(
+            self.wins, self.ties, self.shares, self.share_squares, strict=True
+        ):
+            mean = shares / n
+            error = None
+            if sampled:
+                variance = max(squares / n - mean * mean, 0.0)
+                error = sqrt(variance / n)
+            out.append(Equity(win=wins / n, tie=ties / n, share=mean, error=error))
+        return out
+
+
+def _enumerate(values: Values, rest: list[Card], missing: int, players: int) -> list[Equity]:
+    """Every runout of the board once, the keys of all but its last card added up once."""
+    tally = _Tally(players)
+    add = tally.add
+    if not missing:
+        add(values(0, ()))
+        return tally.result(sampled=False)
+    keys = [CARD_KEYS[card] for card in rest]
+    for head in combinations(range(len(rest)), missing - 1):
+        head_key = sum(keys[i] for i in head)
+        head_cards = tuple(rest[i] for i in head)
+        for last in range(head[-1] + 1 if head else 0, len(rest)):
+            add(values(head_key + keys[last], (*head_cards, rest[last])))
+    return tally.result(sampled=False)
+
+
+def _sample(
+    values: Values, rest: list[Card], missing: int, players: int, samples: int, seed: int
+) -> list[Equity]:
+    """``samples`` runouts, each a partial Fisher-Yates shuffle of the cards left (SplitMix64)."""
+    tally = _Tally(players)
+    add = tally.add
+    pool = list(rest)
+    size = len(pool)
+    state = seed & _MASK64
+    for _ in range(samples):
+        for i in range(missing):
+            state = (state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            j = i + (z ^ (z >> 31)) % (size - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        more = pool[:missing]
+        add(values(sum(map(CARD_KEYS.__getitem__, more)), more))
+    return tally.result(sampled=True)

@@ -1,0 +1,41 @@
+"""Seats whose player's connection dropped: the server saw his last stream end (R3.10).
+
+No table version marks a drop, so the fragment's ETag reads these with the version and the
+table page marks those seats "Disconnected" (``tables.online.selectors``)."""
+
+from __future__ import annotations
+
+from django.db.models import CharField, OuterRef, StringAgg, Subquery, Value
+from django.db.models.functions import Cast
+
+from tables.online.models import OnlineSeat, OnlineTable
+
+
+def away_seats(table_id: int) -> frozenset[int]:
+    """The seats whose player's stream dropped (the server saw it: R3.10)."""
+    row = (
+        OnlineTable.objects.filter(pk=table_id)
+        .annotate(away=dropped_seats())
+        .values_list("away")
+        .first()
+    )
+    return seat_numbers(row[0] if row else None)
+
+
+def dropped_seats() -> Subquery:
+    """The numbers of a table's seats whose player's connection dropped, as "2,5"."""
+    return Subquery(
+        OnlineSeat.objects.filter(
+            table_id=OuterRef("pk"),
+            user__presence__streams__lte=0,
+            user__presence__dropped_at__isnull=False,
+        )
+        .values("table_id")
+        .annotate(seats=StringAgg(Cast("number", CharField()), Value(","), order_by="number"))
+        .values("seats")
+    )
+
+
+def seat_numbers(text: str | None) -> frozenset[int]:
+    """The seat numbers of ``dropped_seats``' text."""
+    return frozenset(int(number) for number in text.split(",")) if text else frozenset()

@@ -1,0 +1,17 @@
+"""Sane maxima for what people type or import: each fits its column and the business (issue 16).
+
+A number past one of these is a form error with its reason, never a 500 from the database.
+"""
+
+from __future__ import annotations
+
+DB_INT_MAX = 2_147_483_647  # PostgreSQL integer: Django's (Positive)IntegerField
+MAX_ID = 2**63 - 1  # PostgreSQL bigint: a row id (BigAutoField)
+MAX_CHIPS = 1_000_000_000  # a stack, a blind, an ante, a starting stack, chips bought
+MAX_CENTS = 1_000_000_000  # an amount of money: 10 million in the house currency
+MAX_MINUTES = 24 * 60  # a level or a break
+MAX_LEVELS = 200  # levels (breaks included) in a structure: 200 levels of 1 minute is 3 hours
+MAX_PLAYERS = 10_000  # players in one event, entries in a payout row
+MAX_COUNT = 1_000  # rebuys, add-ons, re-entries of one player; a level number in the rules
+MAX_JSON_BYTES = 1_000_000  # an imported document
+EARLIEST_YEAR, LATEST_YEAR = 2000, 2100  # an event's scheduled start
