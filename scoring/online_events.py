@@ -28,6 +28,7 @@ from tables.floor_state import table_states
 from tables.models import FloorStep, Seat, StepStatus, Table
 from tables.online import tournament as online_tournament
 from tables.online.engine import PlayHand
+from tables.online.kept import engine_of
 from tables.online.locks import lock_tables
 from tables.online.models import (
     ChipChangeKind,
@@ -38,7 +39,6 @@ from tables.online.models import (
     TableHand,
     TableStatus,
 )
-from tables.online.play import engine_of
 from tables.online.publish import publish_user_event
 from tables.online.services import _changed, is_house_bot
 from tables.plan_services import StalePlanError, confirm_plan, refresh_plan

@@ -60,7 +60,6 @@ from tables.online.models import (
     SeatStatus,
     TableHand,
 )
-from tables.online.publish import publish_user_event
 from tables.online.services import (
     TableError,
     _changed,
@@ -371,9 +370,7 @@ def _after_change(
     hand.reconnect_extended = hand.bank_used = False
     seat = seats[hand.seat_numbers[hand.actor]] if hand.actor is not None else None
     hand.turn_started_at = now
-    if seat is not None and not seat.is_bot:
-        user_id, table_id = seat.user_id, hand.table_id
-        transaction.on_commit(lambda: publish_user_event(user_id, what="turn", table_id=table_id))
+    # His turn reaches him as his private part, with his buttons (tables.online.broadcast).
     if seat is not None and seat.is_bot:
         thinks = random.uniform(*BOT_THINKS) * _pace()  # noqa: S311 - not cards
         hand.deadline = now + timedelta(seconds=thinks)

@@ -1,4 +1,5 @@
-"""What the online tables publish on the live bus after a commit (tables.online.live streams it).
+"""What the online tables publish on the live bus after a commit (tables.online.live streams it):
+the table itself (docs/architecture.md, "Live updates").
 
 Imported by the services that change a table (services, play) and by the stream (live), and
 importing none of them: no module of the package imports one that imports it back.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 
+from tables.online.broadcast import private_messages, public_message
 from tables.online.selectors import build_snapshot
 from tournaments.live import publish
 from tournaments.live_clock import namespace
@@ -43,18 +45,28 @@ def publish_user_event(
 
 
 def nudge(table_id: int, version: int) -> str:
-    """The stream's whole message about a table: which, and its version. Nothing secret."""
+    """A table's message without the table: which, and its version (a tab fetches it)."""
     return json.dumps({"table": table_id, "version": version})
 
 
 def publish_table_changed(table_id: int) -> None:
-    """Tell every open page of the table that it changed (called after the commit). The new
-    version's snapshot is read first, so the pages that fetch their fragment on the nudge find
-    it in the cache (tables.online.selectors.TableSnapshot)."""
+    """Send every tab of the table its new version (called after the commit): the public table
+    rendered once here, and to each player whose private part changed, his part on his own
+    channel (tables.online.broadcast). The snapshot is read first and kept in the cache, so a
+    tab that fetches its fragment (a first load, a reconnect) finds it."""
     try:
         snapshot = build_snapshot(table_id)
-        if snapshot is not None:
-            publish(table_channel(table_id), nudge(table_id, snapshot.table.version))
+        if snapshot is None:
+            return
+        version = snapshot.table.version
+        try:
+            message = json.dumps(public_message(snapshot))
+        except Exception:
+            logger.exception("could not render table %s: its tabs fetch it", table_id)
+            message = nudge(table_id, version)
+        publish(table_channel(table_id), message)
+        for user_id, private in private_messages(snapshot):
+            publish(user_channel(user_id), json.dumps(private))
     except Exception:
         # The change is committed; every page still finds it by its conditional GET polling.
         logger.exception("could not publish a change of table %s", table_id)

@@ -39,11 +39,15 @@ def test_one_wsgi_stream_carries_several_tables_and_only_its_viewers_private_eve
     assert {f.get("table") for f in frames if "version" in f} == {first.pk}
     private = [f for f in frames if "user" in f]
     assert private and all(f["user"] == alice.pk for f in private)
-    assert {f["what"] for f in private} <= {"turn", "chips"}
+    assert {f["what"] for f in private} <= {"private", "chips"}
+    # The stream carries the table: the public table (its commitment is public, R1.1) and
+    # alice's own part; never the deck or its secret.
+    public = [f for f in frames if f.get("table") == first.pk and "user" not in f]
+    assert all("html" in f for f in public)
     text = json.dumps(frames)
     hand = first.hands.get()
-    secret = hand.cards().secret.hex()
-    assert "deck" not in text and secret not in text and hand.commitment not in text
+    cards = hand.cards()
+    assert json.dumps(list(cards.deck)) not in text and cards.secret.hex() not in text
 
 
 @pytest.mark.django_db(transaction=True)
