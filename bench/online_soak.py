@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import secrets
 import sys
 import tempfile
 import time
@@ -91,6 +92,7 @@ def soak(args: argparse.Namespace, folder: Path, event_ids: list[int]) -> dict[s
     env = dict(
         os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0", LOG_LEVEL="WARNING",
         FLOORMAN_BOTS_PLAY_ALONE="1", FLOORMAN_TABLE_PACE=str(args.pace),
+        SECRET_KEY=os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
     )  # fmt: skip
     processes = Processes(folder)
     wrong: list[str] = []

@@ -43,6 +43,7 @@ import os
 import random
 import re
 import resource
+import secrets
 import string
 import subprocess
 import sys
@@ -829,6 +830,8 @@ def servers(
         REDIS_URL=redis_url,
         DEBUG="0",
         LOG_LEVEL="WARNING",
+        # Production refuses to start without one; every process of the run shares it.
+        SECRET_KEY=os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
     )
     env.pop("LIVE_BUS", None)  # follows REDIS_URL: redis
     env.pop("CONN_MAX_AGE", None)  # the settings' default on PostgreSQL, as in production

@@ -521,6 +521,7 @@
     const hole = el.querySelector("#mine [data-my-hole]");
     if (hole) {
       myHole = { hand: hole.dataset.hand, html: hole.innerHTML };
+      hole.remove(); // kept here; his seat shows them
       return;
     }
     const seat = el.querySelector(".seat.me .hole");
@@ -551,6 +552,15 @@
     Object.entries(fresh.dataset).forEach(([key, value]) => key !== "public" && (el.dataset[key] = value));
     current.replaceWith(fresh);
     el.classList.toggle("over", Boolean(el.dataset.over));
+    // His buttons act on the sequence they were drawn for: once the table moved past it (his
+    // own move, a time-out) they are put away until his part says what is his now.
+    const actions = el.querySelector("#mine form.actions");
+    const drawnFor = actions && actions.querySelector("[name=sequence]");
+    if (actions && (!drawnFor || drawnFor.value !== el.dataset.sequence)) {
+      actions.remove();
+      el.dataset.myTurn = "";
+      el.classList.remove("my-turn");
+    }
     layMine(el);
     adopt(el);
     return true;
