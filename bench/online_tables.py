@@ -102,7 +102,8 @@ def seat_players(*, tables: int, players: int, buy_in: int = BUY_IN) -> dict[str
     floor = User.objects.get(username="floor")
     hashed = make_password(PASSWORD)  # one hash for all: 600 hashes would take minutes
     store = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
-    backend = settings.AUTHENTICATION_BACKENDS[0]
+    # The log-in's own backend (the first may be a guard such as axes, which loads no user).
+    backend = next(b for b in settings.AUTHENTICATION_BACKENDS if b.endswith(".ModelBackend"))
     layout: list[dict[str, Any]] = []
     for index in range(1, tables + 1):
         table = online_services.open_table(
