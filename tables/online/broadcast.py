@@ -23,6 +23,7 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from tables.online.models import OnlineTable
 from tables.online.selectors import TableSnapshot, TableView, table_view
 from tournaments.live_clock import namespace
 
@@ -53,7 +54,7 @@ def private_state(view: TableView) -> dict[str, Any]:
     me = view.me
     controls = view.controls
     return {
-        "hand": view.hand.pk if view.hand else None,
+        "hand": [view.hand.pk, view.hand.commitment] if view.hand else None,
         "cards": [card.code for card in me.cards] if me else [],
         "in_hand": bool(me and me.in_hand and not me.folded and not me.all_in),
         "my_call": view.my_call,  # the pre-action "Call N" box
@@ -66,8 +67,11 @@ def private_state(view: TableView) -> dict[str, Any]:
     }
 
 
-def _sent_key(table_id: int, user_id: int) -> str:
-    return f"{namespace()}:online-private:{table_id}:{user_id}"
+def _sent_key(table: OnlineTable, user_id: int) -> str:
+    # The table's creation, as the snapshot's key: a database recreated under the same name
+    # (its ids reused) never finds the fingerprints of the one before.
+    created = int(table.created_at.timestamp() * 1_000_000)
+    return f"{namespace()}:online-private:{table.pk}:{created}:{user_id}"
 
 
 def private_messages(snapshot: TableSnapshot) -> list[tuple[int, dict[str, Any]]]:
@@ -76,7 +80,7 @@ def private_messages(snapshot: TableSnapshot) -> list[tuple[int, dict[str, Any]]
     players = [seat.user_id for seat in snapshot.seats if not seat.is_bot]
     if not players:
         return []
-    keys = {user_id: _sent_key(table.pk, user_id) for user_id in players}
+    keys = {user_id: _sent_key(table, user_id) for user_id in players}
     try:
         sent = cache.get_many(list(keys.values()))
     except Exception:

@@ -49,12 +49,13 @@ DRAWN = re.compile(r"(10|[2-9JQKA])<i>([♠♥♦♣])</i>")
 SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 # An SVG icon's path ('M10 7a7 7 0 0 0 12 4.9v.1c0 ... 2h.1') reads like cards; it is drawing.
 SVG_PATH = re.compile(r'\sd="[^"]*"')
+NONCE = re.compile(r'\snonce="[^"]*"')  # a page's CSP nonce: random base64, no card
 
 
 def cards_in(text: str) -> set[str]:
     """Every card a text names, by code or drawn."""
     found: set[str] = set()
-    for run in CARD_RUN.findall(SVG_PATH.sub("", text)):
+    for run in CARD_RUN.findall(NONCE.sub("", SVG_PATH.sub("", text))):
         found.update(run[i : i + 2] for i in range(0, len(run), 2))
     for rank, suit in DRAWN.findall(text):
         found.add(("T" if rank == "10" else rank) + SUIT_LETTERS[suit])
