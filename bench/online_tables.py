@@ -43,6 +43,7 @@ import os
 import random
 import re
 import resource
+import secrets
 import string
 import subprocess
 import sys
@@ -101,7 +102,8 @@ def seat_players(*, tables: int, players: int, buy_in: int = BUY_IN) -> dict[str
     floor = User.objects.get(username="floor")
     hashed = make_password(PASSWORD)  # one hash for all: 600 hashes would take minutes
     store = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
-    backend = settings.AUTHENTICATION_BACKENDS[0]
+    # The log-in's own backend (the first may be a guard such as axes, which loads no user).
+    backend = next(b for b in settings.AUTHENTICATION_BACKENDS if b.endswith(".ModelBackend"))
     layout: list[dict[str, Any]] = []
     for index in range(1, tables + 1):
         table = online_services.open_table(
@@ -137,6 +139,42 @@ FORM = re.compile(r'<form class="actions".*?</form>', re.S)
 ACTION = re.compile(r'<button name="action" value="(fold|check|call|raise)"')
 PRESET = re.compile(r'data-amount="(\d+)"')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+PUBLIC = re.compile(r"<div[^>]* data-public[ >][^>]*>|<div[^>]* data-public=[^>]*>")
+MINE = re.compile(r'<div id="mine"[^>]*>')
+HIDDEN = re.compile(r'<input type="hidden" name="(hand|sequence)" value="(\d+)">')
+
+
+def parse_public(html: str) -> Fragment | None:
+    """The public table a stream message carries (tables.online.broadcast): no viewer's."""
+    head = PUBLIC.search(html)
+    if head is None:
+        return None
+    data = dict(ATTRIBUTE.findall(head[0]))
+    cards = {int(number): CARD.findall(inside) for number, inside in SEAT.findall(html)}
+    return Fragment(
+        version=int(data.get("version") or -1), hand=int(data.get("hand") or 0),
+        sequence=int(data.get("sequence") or 0), my_turn=False, over=data.get("over") == "1",
+        in_hand=False, cards=cards, stacks={}, actions=[], presets=[], csrf="",
+        sitting_out=False,
+    )  # fmt: skip
+
+
+def parse_private(html: str, csrf: str) -> Fragment | None:
+    """A player's private part from his own channel: his turn, his buttons (no table)."""
+    head = MINE.search(html)
+    if head is None:
+        return None
+    data = dict(ATTRIBUTE.findall(head[0]))
+    form = FORM.search(html)
+    hidden = dict(HIDDEN.findall(form[0])) if form else {}
+    return Fragment(
+        version=int(data.get("version") or -1), hand=int(hidden.get("hand") or 0),
+        sequence=int(hidden.get("sequence") or 0), my_turn=data.get("my-turn") == "1",
+        over=False, in_hand=data.get("in-hand") == "1", cards={}, stacks={},
+        actions=ACTION.findall(form[0]) if form else [],
+        presets=sorted({int(amount) for amount in PRESET.findall(form[0])}) if form else [],
+        csrf=csrf, sitting_out="/back/" in html,
+    )  # fmt: skip
 
 
 @dataclass
@@ -335,6 +373,7 @@ class Player:
         csrf = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(32))
         self.cookie = f"sessionid={session}; csrftoken={csrf}"
         self.etag: str | None = None  # of the fragment shown, from the last 200 of a GET
+        self.csrf = ""  # the form token of the last fragment fetched (a message carries none)
         self.version = -1  # of the fragment shown
         self.shows = (0, -1)
         self.last_fetch = time.monotonic()
@@ -391,18 +430,48 @@ class Player:
                     event = ""
 
     def on_changed(self, data: str) -> None:
-        """A nudge: the table's version (public), or the player's own event (his turn, his
-        chips), which only his tabs get. Anything else on his stream is a leak."""
+        """The table's message (its public table, or a nudge with its version), or the
+        player's own (his private part, or news of his chips), which only his tabs get.
+        table.js places a message's table at once, no request; a bare nudge fetches. Anything
+        else on his stream is a leak."""
         self.run.stats.messages_checked += 1
         message = json.loads(data)
-        if set(message) == {"table", "version"} and message["table"] == self.table.pk:
-            if message["version"] > self.version:  # table.js: a version shown is skipped
+        keys = set(message)
+        if "user" not in keys and keys <= {"table", "version", "html"}:
+            if message["table"] != self.table.pk or message["version"] <= self.version:
+                return  # table.js: a version shown is skipped
+            if "html" not in message:
                 self.nudge()
-        elif set(message) == {"user", "what", "table"} and message["user"] == self.user_id:
-            if message["table"] == self.table.pk:
+                return
+            fragment = parse_public(message["html"]["en"])
+            if fragment is None:
+                self.run.stats.error("a table message without its table", data[:200])
+                return
+            self.show_public(fragment, time.time())
+        elif message.get("user") == self.user_id and keys <= {
+            "user", "what", "table", "version", "html", "event"
+        }:  # fmt: skip
+            if message["table"] != self.table.pk:
+                return
+            if "html" not in message:
                 self.nudge()
+                return
+            private = parse_private(message["html"]["en"], self.csrf)
+            if private is None:
+                self.run.stats.error("a private message without its part", data[:200])
+                return
+            self.take_turn(private)
         else:
             self.run.stats.leaks.append(f"user {self.user_id}'s stream: {data!r}")
+
+    def show_public(self, fragment: Fragment, at: float) -> None:
+        """The public table of a new version: checked (no live card in any seat), shown."""
+        self.run.stats.fragments_checked += 1
+        for leak in leaks(fragment, 0):
+            self.run.stats.leaks.append(f"table {self.table.pk} hand {fragment.hand}: {leak}")
+        self.version = fragment.version
+        self.shows = max(self.shows, fragment.shows)
+        self.table.saw(self.user_id, fragment.shows, at)
 
     # the fragment ----------------------------------------------------------------------------
 
@@ -457,16 +526,24 @@ class Player:
         if fragment.version < self.version:
             return False
         self.version = fragment.version
+        self.csrf = fragment.csrf or self.csrf
         self.shows = max(self.shows, fragment.shows)
         self.table.saw(self.user_id, fragment.shows, at)
+        self.take_turn(fragment)
+        return True
+
+    def take_turn(self, fragment: Fragment) -> None:
+        """His buttons: play the turn they offer once; sitting out: come back."""
         if fragment.my_turn and self.turn_taken != fragment.shows and self.run.acting:
             self.turn_taken = fragment.shows
             self.spawn(self.act(fragment))
         elif fragment.sitting_out and not self.rebuying:
+            if not fragment.stacks:  # a private part: his fragment says whether he is broke
+                self.nudge()
+                return
             self.rebuying = True
             broke = fragment.stacks.get(self.seat) == 0
             self.spawn(self.come_back(fragment.csrf, broke=broke))
-        return True
 
     # the moves -------------------------------------------------------------------------------
 
@@ -754,6 +831,8 @@ def servers(
         REDIS_URL=redis_url,
         DEBUG="0",
         LOG_LEVEL="WARNING",
+        # Production refuses to start without one; every process of the run shares it.
+        SECRET_KEY=os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
     )
     env.pop("LIVE_BUS", None)  # follows REDIS_URL: redis
     env.pop("CONN_MAX_AGE", None)  # the settings' default on PostgreSQL, as in production

@@ -28,7 +28,8 @@ from tables.floor_state import table_states
 from tables.models import FloorStep, Seat, StepStatus, Table
 from tables.online import tournament as online_tournament
 from tables.online.engine import PlayHand
-from tables.online.live import publish_user_event
+from tables.online.kept import engine_of
+from tables.online.locks import lock_tables
 from tables.online.models import (
     ChipChangeKind,
     OnlineChipChange,
@@ -38,7 +39,7 @@ from tables.online.models import (
     TableHand,
     TableStatus,
 )
-from tables.online.play import engine_of
+from tables.online.publish import publish_user_event
 from tables.online.services import _changed, is_house_bot
 from tables.plan_services import StalePlanError, confirm_plan, refresh_plan
 from tables.positions import dealt_in
@@ -277,7 +278,7 @@ def _between_hands(table_ids: list[int]) -> bool:
     """Lock the tables as the deal does (their rows first), then: is none of them in a hand?
     Without the lock a table could deal a player in while he is moved or removed, and his
     chips would be counted twice."""
-    list(OnlineTable.objects.select_for_update().filter(pk__in=table_ids).order_by("pk"))
+    lock_tables(table_ids)
     return not TableHand.objects.filter(table_id__in=table_ids, is_over=False).exists()
 
 
@@ -450,6 +451,13 @@ def tick(*, event_id: int, now: datetime | None = None) -> None:
         if _due(event, now):
             _start(event, now)
         return
+    # docs/architecture.md, "One lock order": the event, then every table the tick may touch
+    # in id order, before any hand, seat or floor row (a deal waits here, never the director).
+    in_play = Q(status=TableStatus.OPEN) | Q(hands__is_over=True, hands__results_recorded=False)
+    touched = OnlineTable.objects.filter(in_play, floor_table__event=event).values_list(
+        "pk", flat=True
+    )
+    lock_tables(touched.distinct())
     hands = TableHand.objects.filter(
         table__floor_table__event=event, is_over=True, results_recorded=False
     ).select_related("table__floor_table")

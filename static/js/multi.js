@@ -1,5 +1,5 @@
-// "My tables": one stream for every table of the tab, its nudges forwarded to each table's frame
-// (tables/online_live.py). A table where it is the viewer's turn is marked.
+// "My tables": one stream for every table of the tab, its messages (each table, and the viewer's
+// own part) forwarded to each table's frame (tables/online/live.py). A table where it is the viewer's turn is marked.
 (() => {
   "use strict";
   const script = document.getElementById("multi-script");
@@ -25,10 +25,11 @@
     if (message.user !== undefined) {
       // The viewer's own event: his turn at a table, or his chips; that table looks again.
       if (message.table === null || message.table === undefined) return;
-      post({ type: "floorman:changed", table: message.table, version: null }, message.table);
+      post({ type: "floorman:changed", table: message.table, version: null, message }, message.table);
       return;
     }
-    post({ type: "floorman:changed", table: message.table, version: message.version });
+    // The table itself travels on: the frame places it without a request.
+    post({ type: "floorman:changed", table: message.table, version: message.version, message });
   });
   // The frames are of this origin: mark the tables where it is the viewer's turn.
   setInterval(() => {

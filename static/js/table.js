@@ -150,6 +150,7 @@
     const focused = keepFocus(current);
     carryAmount(current, fresh);
     current.replaceWith(fresh);
+    keepMine(fresh);
     if (focused) {
       const again = fresh.querySelector(focused);
       if (again) again.focus({ preventScroll: true });
@@ -237,6 +238,7 @@
   async function send(form, submitter) {
     if (inFlight) return;
     const data = new FormData(form);
+    if (!data.get("csrfmiddlewaretoken") && csrfToken) data.set("csrfmiddlewaretoken", csrfToken);
     if (submitter && submitter.name) data.set(submitter.name, submitter.value);
     if (form.classList.contains("actions")) data.set("key", newKey()); // a resend is done once
     const buttons = Array.from(stateEl().querySelectorAll("button"));
@@ -479,6 +481,117 @@
     if (deadline && now > deadline + OVERDUE_MS && Date.now() - lastFetch > 2000) refresh();
   }
 
+  // -- the stream carries the table (docs/architecture.md, "Live updates") -------------------
+  // A table's message holds the public table of its version in every language: placed at
+  // once, no request. The viewer's own message holds his private part (his cards, buttons and
+  // pre-action boxes): placed likewise. The viewer's own cards are laid into his seat of the
+  // public table from the private part he was last sent.
+  const language = (document.documentElement.lang || "en").slice(0, 2);
+  let csrfToken = "";
+  function keepCsrf(root) {
+    const input = root.querySelector("input[name=csrfmiddlewaretoken]");
+    if (input && input.value) csrfToken = input.value;
+  }
+  function fillCsrf(root) {
+    if (!csrfToken) return;
+    root.querySelectorAll("form[method=post]").forEach((form) => {
+      let input = form.querySelector("input[name=csrfmiddlewaretoken]");
+      if (!input) {
+        input = document.createElement("input");
+        input.type = "hidden";
+        input.name = "csrfmiddlewaretoken";
+        form.prepend(input);
+      }
+      if (!input.value) input.value = csrfToken;
+    });
+  }
+  function htmlOf(message) {
+    const html = message.html;
+    if (!html || typeof html !== "object") return null;
+    const text = html[language] || html.en;
+    if (!text) return null;
+    const template = document.createElement("template");
+    template.innerHTML = text.trim();
+    return template.content;
+  }
+  // His own cards into his seat of the public table: from his last private part, or from the
+  // last whole fragment (which drew them there itself).
+  let myHole = { hand: "", html: "" };
+  function keepMine(el) {
+    const hole = el.querySelector("#mine [data-my-hole]");
+    if (hole) {
+      myHole = { hand: hole.dataset.hand, html: hole.innerHTML };
+      hole.remove(); // kept here; his seat shows them
+      return;
+    }
+    const seat = el.querySelector(".seat.me .hole");
+    if (seat && seat.querySelector(".pcard:not(.back)")) {
+      myHole = { hand: el.dataset.hand, html: seat.innerHTML };
+    }
+  }
+  function layMine(el) {
+    const mine = el.querySelector("#mine");
+    const number = mine ? mine.dataset.mySeatNumber : "";
+    el.querySelectorAll(".seat.me").forEach((seat) => seat.classList.remove("me"));
+    if (!number) return;
+    const seat = el.querySelector(`.seat[data-seat="${number}"]`);
+    if (!seat) return;
+    seat.classList.add("me");
+    const cards = seat.querySelector(".hole");
+    if (cards && myHole.html && myHole.hand === el.dataset.hand) cards.innerHTML = myHole.html;
+  }
+  function applyPublic(message) {
+    const el = stateEl();
+    if (!el || String(message.table) !== el.dataset.table) return true;
+    if (Number(message.version) <= Number(el.dataset.version || -1)) return true; // shown
+    const content = htmlOf(message);
+    const fresh = content && content.querySelector("[data-public]");
+    const current = el.querySelector("[data-public]");
+    if (!fresh || !current) return false; // no table in it: fetch the fragment
+    Object.keys(current.dataset).forEach((key) => key !== "public" && delete el.dataset[key]);
+    Object.entries(fresh.dataset).forEach(([key, value]) => key !== "public" && (el.dataset[key] = value));
+    current.replaceWith(fresh);
+    el.classList.toggle("over", Boolean(el.dataset.over));
+    // His buttons act on the sequence they were drawn for: once the table moved past it (his
+    // own move, a time-out) they are put away until his part says what is his now.
+    const actions = el.querySelector("#mine form.actions");
+    const drawnFor = actions && actions.querySelector("[name=sequence]");
+    if (actions && (!drawnFor || drawnFor.value !== el.dataset.sequence)) {
+      actions.remove();
+      el.dataset.myTurn = "";
+      el.classList.remove("my-turn");
+    }
+    layMine(el);
+    adopt(el);
+    return true;
+  }
+  // What #state says of the viewer alone: his part's own data-* (the rest is the table's).
+  const PRIVATE_KEYS = ["myTurn", "mySeat", "movedTo", "inHand", "toCall", "min", "max", "bigBlind"];
+  function applyPrivate(message) {
+    const el = stateEl();
+    if (!el || String(message.table) !== el.dataset.table) return true;
+    const content = htmlOf(message);
+    const fresh = content && content.getElementById("mine");
+    const current = el.querySelector("#mine");
+    if (!fresh || !current) return false;
+    if (Number(fresh.dataset.version || 0) < Number(current.dataset.version || 0)) return true;
+    fillCsrf(fresh);
+    const focused = keepFocus(current);
+    current.replaceWith(fresh);
+    keepMine(el);
+    PRIVATE_KEYS.forEach((key) => (el.dataset[key] = fresh.dataset[key] || ""));
+    el.classList.toggle("my-turn", Boolean(fresh.dataset.myTurn));
+    el.classList.toggle("seated", Boolean(fresh.dataset.mySeatNumber));
+    el.style.setProperty("--me", fresh.dataset.mySeatNumber || "0");
+    layMine(el);
+    if (focused) {
+      const again = el.querySelector(focused);
+      if (again) again.focus({ preventScroll: true });
+    }
+    adopt(el);
+    return true;
+  }
+
   // -- the stream: one per tab; polling while it is down ---------------------------------------
   let source = null;
   let retryMs = 5000;
@@ -510,12 +623,14 @@
           go(urlOf(message.table));
           return;
         }
-        refresh(); // the viewer's own news (his turn, his chips): the fragment says what changed
+        if (message.what === "private" && applyPrivate(message)) return; // his part, carried
+        refresh(); // the viewer's other news (his chips): the fragment says what changed
         return;
       }
       if (!el || String(message.table) !== el.dataset.table) return;
       if (Number(message.version) <= Number(el.dataset.version || -1)) return; // shown already
-      refresh();
+      if (message.html && applyPublic(message)) return; // the table, carried: no request
+      refresh(); // a nudge without the table: fetch it
     });
     source.addEventListener("error", () => {
       streamOpen = false;
@@ -554,13 +669,19 @@
       if (!el || String(message.table) !== el.dataset.table) return;
       const shown = Number(el.dataset.version || -1);
       if (message.version !== null && Number(message.version) <= shown) return;
+      const carried = message.message;
+      if (carried && carried.html) {
+        if (carried.user !== undefined ? applyPrivate(carried) : applyPublic(carried)) return;
+      }
       refresh();
     });
   }
 
   applyPrefs();
+  keepCsrf(document);
   const first = stateEl();
   if (first) {
+    keepMine(first);
     if (first.dataset.myTurn) turnSeen = `${first.dataset.hand}:${first.dataset.sequence}`;
     adopt(first);
     if (first.dataset.myTurn) showMySeat(first);

@@ -1,4 +1,5 @@
-"""Live updates of online tables: ONE server-sent-event stream per browser tab for all its tables.
+"""Live updates of online tables: ONE server-sent-event stream per browser tab for all its tables
+(what is published on it: tables.online.publish).
 
 The stream only nudges ("table 7 is at version 42"): no card, no amount. The page then fetches
 its viewer's fragment with a conditional GET (docs/architecture.md, "Live updates"), so a hole
@@ -9,8 +10,6 @@ player's browser is there (R3.10: the disconnect protection needs a drop the ser
 from __future__ import annotations
 
 import asyncio
-import json
-import logging
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -22,11 +21,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from tables.online.models import OnlineTable, Presence
-from tables.online.selectors import build_snapshot
-from tournaments.live import HEARTBEAT_SECONDS, RETRY_MS, SyncPoller, get_hub, publish
-from tournaments.live_clock import BusMessage, namespace
-
-logger = logging.getLogger(__name__)
+from tables.online.play import reconnected
+from tables.online.publish import nudge, table_channel, user_channel
+from tournaments.live import HEARTBEAT_SECONDS, RETRY_MS, SyncPoller, get_hub
+from tournaments.live_clock import BusMessage
 
 MAX_TABLES = 8  # tables one tab follows
 # The events process does a stream's database work in a thread of the stream's own, each time
@@ -50,50 +48,6 @@ async def in_database[T](work: Callable[..., T], *args: object) -> T:
         return await sync_to_async(work)(*args)
 
 
-def table_channel(table_id: int) -> str:
-    """The bus channel of one online table (of this installation's database)."""
-    return f"{namespace()}:table:{table_id}"
-
-
-def user_channel(user_id: int) -> str:
-    """The bus channel of one player's private events (his turn, his chips), his tabs only."""
-    return f"{namespace()}:user:{user_id}"
-
-
-def publish_user_event(
-    user_id: int, *, what: str, table_id: int | None = None, event_id: int | None = None
-) -> None:
-    """Tell the player's own tabs that something of his changed (after the commit). Like the
-    public nudges it carries no card and no amount: the tab fetches what it may see. An online
-    event's news names the event, so a player in two events follows each to its own table."""
-    try:
-        message: dict[str, object] = {"user": user_id, "what": what, "table": table_id}
-        if event_id is not None:
-            message["event"] = event_id
-        payload = json.dumps(message)
-        publish(user_channel(user_id), payload)
-    except Exception:
-        logger.exception("could not publish %s to user %s", what, user_id)
-
-
-def nudge(table_id: int, version: int) -> str:
-    """The stream's whole message about a table: which, and its version. Nothing secret."""
-    return json.dumps({"table": table_id, "version": version})
-
-
-def publish_table_changed(table_id: int) -> None:
-    """Tell every open page of the table that it changed (called after the commit). The new
-    version's snapshot is read first, so the pages that fetch their fragment on the nudge find
-    it in the cache (tables.online.selectors.TableSnapshot)."""
-    try:
-        snapshot = build_snapshot(table_id)
-        if snapshot is not None:
-            publish(table_channel(table_id), nudge(table_id, snapshot.table.version))
-    except Exception:
-        # The change is committed; every page still finds it by its conditional GET polling.
-        logger.exception("could not publish a change of table %s", table_id)
-
-
 def _frame(data: str) -> str:
     return "event: changed\n" + f"data: {data}\n\n"
 
@@ -113,8 +67,6 @@ def _versions(table_ids: Sequence[int]) -> list[str]:
 
 def stream_opened(user_id: int) -> None:
     """A tab of the player opened its stream; back after a drop: more time on his turn."""
-    from tables.online.play import reconnected  # the play services import this module
-
     try:
         with transaction.atomic():
             presence, _ = Presence.objects.select_for_update().get_or_create(user_id=user_id)

@@ -410,8 +410,9 @@ class HandAction(models.Model):
         ordering = ["hand", "sequence"]
         constraints = [
             models.UniqueConstraint(fields=["hand", "sequence"], name="hand_action_unique_seq"),
+            # Issue 16: a key is its sender's; another player's move with the same key is his.
             models.UniqueConstraint(
-                fields=["hand", "key"], condition=~Q(key=""), name="hand_action_unique_key"
+                fields=["hand", "user", "key"], condition=~Q(key=""), name="hand_action_user_key"
             ),
         ]
 

@@ -45,11 +45,11 @@ from tables.online.engine import (
     PlayMove,
     encode_move,
     is_stud,
-    rebuild,
     start_hand,
     table_rules,
 )
-from tables.online.live import publish_user_event
+from tables.online.kept import engine_of, keep_state
+from tables.online.locks import lock_hand, lock_table, lock_tables, table_of
 from tables.online.models import (
     Game,
     HandAction,
@@ -112,7 +112,7 @@ def deal_hand(
     ``deck`` fixes the cards (tests only). Returns None when no hand can be dealt now.
     """
     now = now or timezone.now()
-    table = OnlineTable.objects.select_for_update().get(pk=table.pk)
+    table = lock_table(table.pk)  # docs/architecture.md, "One lock order": the table first
     if not table.is_open or TableHand.objects.filter(table=table, is_over=False).exists():
         return None
     blinds = _blinds(table, now)
@@ -212,19 +212,13 @@ def _info(seat: OnlineSeat) -> SeatInfo:
 # -- the players' moves ------------------------------------------------------------------------
 
 
-def _moves(hand: TableHand) -> list[dict[str, Any]]:
-    return list(hand.actions.order_by("sequence").values_list("record", flat=True))
-
-
-def engine_of(hand: TableHand) -> PlayHand:
-    """The engine's hand now, rebuilt from the rows."""
-    return rebuild(hand, _moves(hand))
-
-
 def _locked_hand(table: OnlineTable, hand_id: int) -> TableHand:
-    hand = TableHand.objects.select_for_update().filter(pk=hand_id, table=table).first()
+    """Lock the table, then its hand (docs/architecture.md, "One lock order")."""
+    locked = lock_table(table.pk)
+    hand = lock_hand(table.pk, hand_id)
     if hand is None:
         raise TableError(_("There is no such hand at this table."), status=404)
+    hand.table = locked
     return hand
 
 
@@ -309,6 +303,11 @@ def _make(engine: PlayHand, action: str, amount: int | None, card: str = "") -> 
 
 def _store(hand: TableHand, record: PlayMove, *, user: User | None, key: str = "") -> None:
     hand.sequence += 1
+    if user is None:
+        # The server's move, under the table's and the hand's locks at the sequence it read:
+        # no other move can take this sequence, and it has no key (no savepoint needed).
+        HandAction.objects.create(hand=hand, sequence=hand.sequence, record=encode_move(record))
+        return
     try:
         with transaction.atomic():
             HandAction.objects.create(
@@ -335,16 +334,25 @@ def _use_time_bank(hand: TableHand, position: int, now: datetime) -> None:
 # -- after every change: the next turn, absent players, the end of the hand -------------------
 
 
-def _after_change(hand: TableHand, engine: PlayHand, *, now: datetime) -> None:
+def _after_change(
+    hand: TableHand,
+    engine: PlayHand,
+    *,
+    now: datetime,
+    seats: dict[int, OnlineSeat] | None = None,
+) -> None:
     """Move on: an absent actor's hand (leaving, or sitting out) checks or folds at once (R2.9);
     a bot gets a moment to think; a player gets the action clock (R3.10); a finished hand is
-    settled."""
-    seats = {seat.number: seat for seat in hand.table.players.all()}
+    settled. The engine's state is kept for the next move (tables.online.kept). ``seats``: the
+    table's seats by number, if the caller has read them."""
+    if seats is None:
+        seats = {seat.number: seat for seat in hand.table.players.all()}
     while engine.actor is not None:
         seat = seats.get(hand.seat_numbers[engine.actor])
         if seat is not None and not seat.leaving and seat.status != SeatStatus.SITTING_OUT:
             break
         _store(hand, engine.absent(), user=None)  # R2.9
+    keep_state(hand, engine)
     swapped_on = (
         engine.actor is not None
         and engine.actor == hand.actor
@@ -362,9 +370,7 @@ def _after_change(hand: TableHand, engine: PlayHand, *, now: datetime) -> None:
     hand.reconnect_extended = hand.bank_used = False
     seat = seats[hand.seat_numbers[hand.actor]] if hand.actor is not None else None
     hand.turn_started_at = now
-    if seat is not None and not seat.is_bot:
-        user_id, table_id = seat.user_id, hand.table_id
-        transaction.on_commit(lambda: publish_user_event(user_id, what="turn", table_id=table_id))
+    # His turn reaches him as his private part, with his buttons (tables.online.broadcast).
     if seat is not None and seat.is_bot:
         thinks = random.uniform(*BOT_THINKS) * _pace()  # noqa: S311 - not cards
         hand.deadline = now + timedelta(seconds=thinks)
@@ -469,12 +475,12 @@ def leave(*, table: OnlineTable, user: User, now: datetime | None = None) -> int
     """Leave: the chips go back to the balance now, or after the hand he is in, where his hand
     checks where it may, else folds (R2.9). Returns the chips cashed out, None if later."""
     now = now or timezone.now()
-    table = OnlineTable.objects.select_for_update().get(pk=table.pk)
+    table = lock_table(table.pk)
     refuse_event_table(table)
+    hand = lock_hand(table.pk)
     seat = table.players.select_for_update().filter(user=user).first()
     if seat is None:
         raise TableError(_("You have no seat at this table."), status=403)
-    hand = TableHand.objects.select_for_update().filter(table=table, is_over=False).first()
     if hand is not None and user.pk in hand.user_ids:
         seat.leaving = True
         seat.save(update_fields=["leaving"])
@@ -491,7 +497,8 @@ def sit_out(*, table: OnlineTable, user: User, now: datetime | None = None) -> O
     """Sit out: from now on his hand in play checks where it may, else folds (R2.9), and he is
     dealt no new hand until he comes back (R2.6)."""
     now = now or timezone.now()
-    table = OnlineTable.objects.select_for_update().get(pk=table.pk)
+    table = lock_table(table.pk)
+    hand = lock_hand(table.pk)
     seat = table.players.select_for_update().filter(user=user).first()
     if seat is None:
         raise TableError(_("You have no seat at this table."), status=403)
@@ -500,14 +507,14 @@ def sit_out(*, table: OnlineTable, user: User, now: datetime | None = None) -> O
     seat.status = SeatStatus.SITTING_OUT
     seat.posts_big_blind = False
     seat.save(update_fields=["status", "posts_big_blind"])
-    _absent_now(table, now=now)
+    _absent_now(hand, now=now)
     _changed(table)
     return seat
 
 
-def _absent_now(table: OnlineTable, *, now: datetime) -> None:
-    """If the running hand waits for an absent player, his hand checks or folds now (R2.9)."""
-    hand = TableHand.objects.select_for_update().filter(table=table, is_over=False).first()
+def _absent_now(hand: TableHand | None, *, now: datetime) -> None:
+    """If the running hand (locked) waits for an absent player, his hand checks or folds now
+    (R2.9)."""
     if hand is not None:
         _after_change(hand, engine_of(hand), now=now)
 
@@ -517,16 +524,16 @@ def unseat(*, table: OnlineTable, actor: User, number: int, now: datetime | None
     """Floor staff take a player or a house bot off the table (audited): now between hands,
     else his hand checks or folds (R2.9) and his chips go back after it."""
     now = now or timezone.now()
-    table = OnlineTable.objects.select_for_update().get(pk=table.pk)
+    table = lock_table(table.pk)
     refuse_event_table(table)
+    hand = lock_hand(table.pk)
     seat = table.players.select_for_update().filter(number=number).first()
     if seat is None:
         raise TableError(_("Seat %(number)s is empty.") % {"number": number})
-    hand = TableHand.objects.filter(table=table, is_over=False).first()
     if hand is not None and seat.user_id in hand.user_ids:
         seat.leaving = True
         seat.save(update_fields=["leaving"])
-        _absent_now(table, now=now)
+        _absent_now(hand, now=now)
     else:
         cash_out(seat=seat)
     record_audit(
@@ -540,12 +547,13 @@ def fold_out(*, seat: OnlineSeat, now: datetime | None = None) -> None:
     """An online event's floor removes a player: his hand in play checks or folds at once
     (R2.9) and he is dealt no more; the event's director places him after the hand (R5.9)."""
     now = now or timezone.now()
-    table = OnlineTable.objects.select_for_update().get(pk=seat.table_id)
+    table = lock_table(seat.table_id)
+    hand = lock_hand(table.pk)
     seat = table.players.select_for_update().get(pk=seat.pk)
     seat.leaving = True
     seat.status = SeatStatus.SITTING_OUT
     seat.save(update_fields=["leaving", "status"])
-    _absent_now(table, now=now)
+    _absent_now(hand, now=now)
     _changed(table)
 
 
@@ -578,20 +586,28 @@ def is_connected(user_id: int, *, now: datetime) -> bool:
 
 
 @transaction.atomic
-def expire_turn(*, hand_id: int, sequence: int, now: datetime | None = None) -> bool:
-    """The actor's time ran out (or a bot's thinking): apply the server's move once.
+def expire_turn(
+    *, hand_id: int, sequence: int, now: datetime | None = None, table_id: int | None = None
+) -> bool:
+    """The actor's time ran out (or a bot's thinking): apply the server's move once, at the
+    cost of a player's move (the kept engine, the seats read once).
 
     Idempotent: nothing happens unless the hand is still at ``sequence`` and past its deadline.
     """
     now = now or timezone.now()
-    hand = TableHand.objects.select_for_update().filter(pk=hand_id).first()
+    table_id = table_id or table_of(hand_id)
+    if table_id is None:
+        return False
+    table = lock_table(table_id)  # docs/architecture.md, "One lock order": table, then hand
+    hand = lock_hand(table_id, hand_id)
     if hand is None or hand.is_over or hand.sequence != sequence:
         return False
     if hand.deadline is None or hand.deadline > now or hand.actor is None:
         return False
-    table = hand.table
+    hand.table = table
     engine = engine_of(hand)
-    seat = table.players.filter(number=hand.seat_numbers[hand.actor]).first()
+    seats = {seat.number: seat for seat in table.players.all()}
+    seat = seats.get(hand.seat_numbers[hand.actor])
     if seat is not None and seat.is_bot:
         # The bot's whims, never cards: seeded by the table's secret bot seed, so a replay of the
         # server's log is reproducible and no player can predict a bot from its hand number.
@@ -617,7 +633,7 @@ def expire_turn(*, hand_id: int, sequence: int, now: datetime | None = None) -> 
             seat.posts_big_blind = False
             seat.save(update_fields=["time_bank", "status", "posts_big_blind"])
     _store(hand, record, user=None)
-    _after_change(hand, engine, now=now)
+    _after_change(hand, engine, now=now, seats=seats)
     _changed(table)
     return True
 
@@ -653,16 +669,19 @@ def reconnected(*, user_id: int, now: datetime | None = None) -> int:
     """R3.10: a player back before his time ran out gets more time, once a turn."""
     now = now or timezone.now()
     extended = 0
-    hands = TableHand.objects.select_for_update().filter(
+    waiting = TableHand.objects.filter(
         is_over=False, deadline__gt=now, reconnect_extended=False, actor__isnull=False
-    )
-    for hand in hands.select_related("table"):
-        if hand.actor is not None and hand.user_ids[hand.actor] == user_id:
-            assert hand.deadline is not None  # noqa: S101 - filtered on it
-            hand.deadline += timedelta(seconds=hand.table.reconnect_seconds)
+    ).values_list("table_id", "user_ids", "actor")
+    mine = [table_id for table_id, users, actor in waiting if users[actor] == user_id]
+    for table in lock_tables(mine):  # "One lock order": the tables, then each one's hand
+        hand = lock_hand(table.pk)
+        if hand is None or hand.reconnect_extended or hand.actor is None:
+            continue  # moved on meanwhile
+        if hand.user_ids[hand.actor] == user_id and hand.deadline and hand.deadline > now:
+            hand.deadline += timedelta(seconds=table.reconnect_seconds)
             hand.reconnect_extended = True
             hand.save(update_fields=["deadline", "reconnect_extended"])
-            _changed(hand.table)
+            _changed(table)
             extended += 1
     return extended
 
@@ -673,9 +692,11 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
     done = {"turns": 0, "deals": 0, "failed": 0}
     due = TableHand.objects.filter(is_over=False, deadline__lte=now)
-    for hand_id, sequence in due.values_list("pk", "sequence"):
+    for hand_id, sequence, table_id in due.values_list("pk", "sequence", "table_id"):
         try:
-            done["turns"] += expire_turn(hand_id=hand_id, sequence=sequence, now=now)
+            done["turns"] += expire_turn(
+                hand_id=hand_id, sequence=sequence, now=now, table_id=table_id
+            )
         except Exception:
             # Logged with the hand's id only (never its cards); the next sweep tries again.
             logger.exception("the sweeper could not move hand %s on", hand_id)

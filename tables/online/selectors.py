@@ -11,6 +11,7 @@ database once per version and kept in the server's cache (``table_snapshot``).
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,11 +26,13 @@ from tables.engine.stud import StudHand
 from tables.hand_names import hand_name
 from tables.online.away import away_seats, dropped_seats, seat_numbers
 from tables.online.engine import PlayHand, is_stud, rebuild
+from tables.online.kept import kept_state
 from tables.online.models import ChipAccount, OnlineSeat, OnlineTable, TableHand
 from tables.online.table_pots import PotView, middle_pots, pot_total, results, won_by_position
 from tournaments.live_clock import namespace
 
 logger = logging.getLogger(__name__)
+_engines = threading.local()  # the last snapshot's engine: (snapshot, engine)
 
 # How long a version's snapshot stays in the cache: its readers come within a second of the
 # nudge; a page opened later on an unchanged table reads it again after this.
@@ -246,6 +249,21 @@ def _cards(
     return [CardView(card_name(card), card in highlight) for card in cards or ()]
 
 
+def _engine(snapshot: TableSnapshot) -> PlayHand | None:
+    """The snapshot's hand in the engine: kept (tables.online.kept), else replayed; once per
+    snapshot in a thread (the public table and each player's part are drawn from one)."""
+    hand = snapshot.hand
+    if hand is None:
+        return None
+    last = getattr(_engines, "last", None)
+    if last is not None and last[0] is snapshot:
+        kept: PlayHand = last[1]
+        return kept
+    engine = kept_state(hand) or rebuild(hand, list(snapshot.moves))
+    _engines.last = (snapshot, engine)
+    return engine
+
+
 def table_view(table: OnlineTable | TableSnapshot, viewer: User | AnonymousUser) -> TableView:
     """The table as ``viewer`` may see it: the running hand, or the last one until the next.
     From a snapshot, or from the database as it is now."""
@@ -255,7 +273,7 @@ def table_view(table: OnlineTable | TableSnapshot, viewer: User | AnonymousUser)
     table, hand = snapshot.table, snapshot.hand
     viewer_id = _viewer_id(viewer)
     seats = {s.number: s for s in snapshot.seats}
-    engine = rebuild(hand, list(snapshot.moves)) if hand is not None else None
+    engine = _engine(snapshot)
     views = [SeatView(number=n) for n in range(1, table.seats + 1)]
     for view in views:
         seat = seats.get(view.number)

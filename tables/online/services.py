@@ -15,7 +15,6 @@ from django.db.models import F, Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables.online.live import publish_table_changed, publish_user_event
 from tables.online.models import (
     ChipAccount,
     ChipTransfer,
@@ -26,6 +25,7 @@ from tables.online.models import (
     TableStatus,
     TransferKind,
 )
+from tables.online.publish import publish_table_changed, publish_user_event
 from tournaments.services import record_audit
 
 BOT_NAMES = ("Anna", "Ben", "Clara", "David", "Emma", "Felix", "Greta", "Hugo", "Ida", "Jonas")

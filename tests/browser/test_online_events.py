@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 from scoring import online_events
 from tables.online import live as online_live
 from tables.online import play as online_play
+from tables.online import publish as online_publish
 from tables.online.models import OnlineSeat, OnlineTable, Presence
 from tables.online.services import _changed
 from tests.browser.conftest import login
@@ -182,7 +183,9 @@ def test_a_player_moved_by_the_director_follows_to_his_new_table(live_server, ph
     expect(phone.locator("#state")).to_have_attribute("data-my-seat", "1")
     _wait_for(lambda: Presence.objects.filter(user=human, streams__gt=0).exists())
     # Another event's news (he may play two at once on one stream) leaves this page alone.
-    online_live.publish_user_event(human.pk, what="moved", table_id=new.pk, event_id=event.pk + 1)
+    online_publish.publish_user_event(
+        human.pk, what="moved", table_id=new.pk, event_id=event.pk + 1
+    )
     phone.wait_for_timeout(1_500)
     assert phone.url.endswith(reverse("tables:online_table", args=[old.pk]))
     expect(phone.locator("#state")).to_have_attribute("data-my-seat", "1")
@@ -194,7 +197,7 @@ def test_a_player_moved_by_the_director_follows_to_his_new_table(live_server, ph
     OnlineSeat.objects.filter(pk=seat.pk).update(table=new, number=number)
     _changed(old)
     _changed(new)
-    online_live.publish_user_event(human.pk, what="moved", table_id=new.pk, event_id=event.pk)
+    online_publish.publish_user_event(human.pk, what="moved", table_id=new.pk, event_id=event.pk)
     phone.wait_for_url(re.compile(rf"/play/t/{new.pk}/$"), timeout=5_000)
     expect(phone.locator("#state")).to_have_attribute("data-my-seat", "1")
     # Back on the old table's page he has no seat: it points to his own.

@@ -341,6 +341,33 @@ def test_a_spectator_never_sees_a_live_hole_card(live_server, new_page, table):
     _shot(spectator, "online-spectator-desktop.png")
 
 
+def test_the_stream_carries_the_table_and_a_watching_tab_asks_for_nothing(
+    live_server, new_page, table
+):
+    """Issue 17: every tab shows a move from its stream's message, no request; a player's own
+    cards reach his seat from his own part, a spectator's tab never holds one."""
+    alice_u, bob_u, carol_u = seat_players(table, ["alice", "bob", "carol"])
+    alice, spectator = new_page(), new_page()
+    _open(alice, live_server, table, "alice")
+    _open(spectator, live_server, table)
+    hand = online_play.deal_hand(table=table, deck=stacked_deck(["AsAh", "7c2d", "KhKd"]))
+    _follow([alice, spectator], table)
+    holes = _hole_codes(hand)
+    expect(alice.locator(".seat.me .hole .pcard:not(.back)")).to_have_count(2)
+    asked: list[str] = []
+    for page in (alice, spectator):
+        page.on("request", lambda request: asked.append(request.url))
+    by_id = {user.pk: user for user in (alice_u, bob_u, carol_u)}
+    for _move in range(2):  # alice, then bob (not her page's move: it comes by the stream)
+        hand.refresh_from_db()
+        _act(table, by_id[hand.user_ids[hand.actor]], "call")
+        _follow([alice, spectator], table)
+    assert not [url for url in asked if "/state/" in url], asked
+    mine = holes[hand.user_ids.index(alice_u.pk)]
+    assert set(CARD.findall(alice.content())) & set().union(*holes) == mine  # hers, in her seat
+    assert not set(CARD.findall(spectator.content())) & set().union(*holes)
+
+
 def test_pre_action_boxes_act_on_the_turn_and_clear_when_the_bet_changes(
     live_server, new_page, table
 ):

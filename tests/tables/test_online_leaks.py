@@ -33,6 +33,7 @@ from tables.engine import ShowHand, card_name, card_salt, parse_cards
 from tables.hand_names import hand_name
 from tables.online import live as online_live
 from tables.online import play as online_play
+from tables.online import publish as online_publish
 from tables.online import selectors as online_selectors
 from tables.online.models import OnlineSeat, OnlineTable, Presence, TableHand
 from tests.factories import make_user
@@ -48,12 +49,13 @@ DRAWN = re.compile(r"(10|[2-9JQKA])<i>([♠♥♦♣])</i>")
 SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 # An SVG icon's path ('M10 7a7 7 0 0 0 12 4.9v.1c0 ... 2h.1') reads like cards; it is drawing.
 SVG_PATH = re.compile(r'\sd="[^"]*"')
+NONCE = re.compile(r'\snonce="[^"]*"')  # a page's CSP nonce: random base64, no card
 
 
 def cards_in(text: str) -> set[str]:
     """Every card a text names, by code or drawn."""
     found: set[str] = set()
-    for run in CARD_RUN.findall(SVG_PATH.sub("", text)):
+    for run in CARD_RUN.findall(NONCE.sub("", SVG_PATH.sub("", text))):
         found.update(run[i : i + 2] for i in range(0, len(run), 2))
     for rank, suit in DRAWN.findall(text):
         found.add(("T" if rank == "10" else rank) + SUIT_LETTERS[suit])
@@ -115,6 +117,33 @@ def leaks(text: str, sights: dict[TableHand, Sight]) -> list[str]:
     return problems
 
 
+def carried_html(text: str) -> list[str]:
+    """The HTML that stream frames or bus messages in ``text`` carry, decoded from their JSON
+    (escaped there, a card's suit would not be read)."""
+    found = []
+    for line in text.splitlines():
+        body = line[6:] if line.startswith("data: ") else line.split(" ", 1)[-1]
+        if not body.startswith("{"):
+            continue
+        try:
+            told = json.loads(body)
+        except ValueError:
+            continue
+        if isinstance(told, dict) and isinstance(told.get("html"), dict):
+            found += [str(html) for html in told["html"].values()]
+    return found
+
+
+def _tells(frame: str, table_id: int, version: int) -> bool:
+    """Whether a stream frame tells the table at ``version`` (a nudge, or the public table)."""
+    for line in frame.splitlines():
+        if line.startswith("data: "):
+            told = json.loads(line[6:])
+            if told.get("table") == table_id and told.get("version") == version:
+                return "user" not in told
+    return False
+
+
 def private_news(frames: list[str]) -> list[dict]:
     """The private events (a player's turn, his chips) among a stream's frames."""
     told = [json.loads(line[6:]) for f in frames for line in f.splitlines() if line[:6] == "data: "]
@@ -161,6 +190,7 @@ class Watch:
     answers: int = 0
     steps: int = 0
     private_news: int = 0
+    public_messages: int = 0
     _sights: dict[tuple[str, bool], dict[TableHand, Sight]] = field(default_factory=dict)
 
     def role(self, name: str) -> Role:
@@ -181,8 +211,22 @@ class Watch:
             }
         return self._sights[key]
 
+    def check_message(self, where: str, channel: str, payload: str) -> None:
+        """A message on the bus: a player's own channel may show his cards, nobody else's; a
+        table's channel carries the public table (every tab's: a spectator's sight)."""
+        if channel.split(":")[-2] == "user":  # a player's own channel: his news only
+            owner = int(channel.split(":")[-1])
+            assert json.loads(payload)["user"] == owner, f"{where}: {channel} {payload}"
+            allowed = {hand: sight(hand, owner) for hand in self.hands()}  # his own cards
+            self.check(f"{where} to user {owner}", f"{channel} {payload}", allowed)
+        else:
+            spectator = self.role("spectator")
+            self.check(f"{where} of the table", f"{channel} {payload}", self.sights(spectator))
+            self.public_messages += "html" in json.loads(payload)
+
     def check(self, where: str, text: str, sights: dict[TableHand, Sight]) -> None:
         self.answers += 1
+        text += "".join(carried_html(text))  # a message's table, read as the page reads it
         found = leaks(text, sights)
         # The bots' seed (never the deck's) is no page's business either.
         found += [f"{t.name}'s bot seed" for t in (self.table, self.other) if t.bot_seed in text]
@@ -206,14 +250,12 @@ class Watch:
                 for news in private_news(frames):
                     self.private_news += 1
                     assert news["user"] == role.user_id, f"{label}: {role.name} is told {news}"
-        assert self.published, "no nudge was published"
+        assert self.published, "no message was published"
         for message in self.published:
-            self.check(f"{label}: a bus message", message, {})
             channel, payload = message.split(" ", 1)
-            if channel.split(":")[-2] == "user":  # a player's own channel: his news only
-                assert json.loads(payload)["user"] == int(channel.split(":")[-1]), message
-        for payload in LiveMessage.objects.values_list("payload", flat=True):
-            self.check(f"{label}: a LiveMessage row", payload, {})
+            self.check_message(f"{label}: a bus message", channel, payload)
+        for channel, payload in LiveMessage.objects.values_list("channel", "payload"):
+            self.check_message(f"{label}: a LiveMessage row", channel, payload)
         self.published.clear()
         full = (
             self.steps == 0 or self.hand is None or TableHand.objects.get(pk=self.hand.pk).is_over
@@ -234,10 +276,9 @@ class Watch:
 
     def _read_stream(self, stream: Iterator[str], version: int, where: str) -> list[str]:
         """The stream's frames until it tells the table's new version."""
-        wanted = online_live.nudge(self.table.pk, version)
         frames: list[str] = []
         try:
-            while not any(wanted in frame for frame in frames):
+            while not any(_tells(frame, self.table.pk, version) for frame in frames):
                 frames.append(next(stream))
         except StopIteration:
             pytest.fail(f"{where}'s stream never told version {version}: {frames}")
@@ -406,13 +447,13 @@ def watch_table(django_capture_on_commit_callbacks, caplog, monkeypatch):
             capture=django_capture_on_commit_callbacks,
             caplog=caplog,
         )
-        real_publish = online_live.publish
+        real_publish = online_publish.publish
 
         def publish(channel: str, payload: str) -> None:
             watch.published.append(f"{channel} {payload}")
             real_publish(channel, payload)
 
-        monkeypatch.setattr(online_live, "publish", publish)
+        monkeypatch.setattr(online_publish, "publish", publish)
         return watch
 
     return build
@@ -485,6 +526,7 @@ def close_and_export(watch: Watch) -> None:
     assert response.status_code == 200
     assert hole_cards(watch.hand) <= cards_in(response.content.decode())
     assert watch.answers > 0 and watch.private_news > 0  # the checks read real answers
+    assert watch.public_messages > 0  # the table messages carried the table and were read
 
 
 # -- the hands -----------------------------------------------------------------------------------
@@ -589,10 +631,15 @@ def test_the_checker_reports_every_kind_of_planted_leak():
     # What the reader may see is no leak; nor is a page's icon drawing.
     mine = {hand: Sight(frozenset({"Ah", "Kd"}))}
     assert leaks('<b data-card="Ah">A<i>♥</i></b> AhKd <path d="M0 2h.1 2c"/>', mine) == []
+    # A stream message carries its table as JSON: the checker reads the HTML in it.
+    message = json.dumps({"table": 1, "version": 2, "html": {"en": "<span>A<i>♥</i></span>"}})
+    assert leaks("".join(carried_html(f"data: {message}")), nothing) == ["card Ah"]
+    assert leaks("".join(carried_html(f"fm:table:1 {message}")), nothing) == ["card Ah"]
 
 
 def test_a_selector_that_showed_every_card_would_be_caught(watch_table, monkeypatch):
     watch = watch_table(["alice", "bob", "carol"])
     monkeypatch.setattr(online_selectors, "visible_cards", lambda *args: True)
-    with pytest.raises(AssertionError, match=r"reads table shows \[.card "):
+    # The stream now carries the table, so the first reader to catch it is a stream.
+    with pytest.raises(AssertionError, match=r"(reads table|stream) shows \[.card "):
         watch.step("the deal", deal(watch, ["KhKd", "7c2d", "AsAh"], "Ac7h2s9d3c"))

@@ -91,6 +91,20 @@ def test_a_resent_move_with_the_same_key_changes_nothing():
     assert HandAction.objects.filter(hand=hand).count() == 1
 
 
+def test_an_idempotency_key_belongs_to_its_sender():
+    """Issue 16: another player's move with the same key is his own move, not "made already"."""
+    table = make_table()
+    alice, bob, _carol = seat_players(table, ["alice", "bob", "carol"])
+    hand = online_play.deal_hand(table=table)
+    online_play.act(table=table, user=alice, hand_id=hand.pk, sequence=0, action="call", key="k1")
+    online_play.act(table=table, user=bob, hand_id=hand.pk, sequence=1, action="call", key="k1")
+    moves = HandAction.objects.filter(hand=hand, key="k1").order_by("sequence")
+    assert [(m.user_id, m.sequence) for m in moves] == [(alice.pk, 1), (bob.pk, 2)]
+    # His resend of his own key is still answered as done, and changes nothing.
+    online_play.act(table=table, user=bob, hand_id=hand.pk, sequence=1, action="call", key="k1")
+    assert HandAction.objects.filter(hand=hand).count() == 2
+
+
 def test_a_stale_tab_out_of_turn_or_forged_amount_is_refused_and_changes_nothing():
     table = make_table()
     alice, bob, _carol = seat_players(table, ["alice", "bob", "carol"])

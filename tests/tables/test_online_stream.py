@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 
 from tables.online import live as online_live
 from tables.online import play as online_play
+from tables.online import publish as online_publish
 from tables.online.models import Presence
 from tests.tables.online_helpers import make_table, seat_players
 from tournaments import live
@@ -32,17 +33,21 @@ def test_one_wsgi_stream_carries_several_tables_and_only_its_viewers_private_eve
     current = frames_of([next(stream), next(stream)])  # each table's version at once
     assert {frame["table"] for frame in current} == {first.pk, second.pk}
     online_play.deal_hand(table=first)  # a public change, and alice's turn (private)
-    online_live.publish_table_changed(third.pk)  # not followed by this tab
-    online_live.publish_user_event(bob.pk, what="chips")  # another player's: not here
+    online_publish.publish_table_changed(third.pk)  # not followed by this tab
+    online_publish.publish_user_event(bob.pk, what="chips")  # another player's: not here
     frames = frames_of(list(stream))
     assert {f.get("table") for f in frames if "version" in f} == {first.pk}
     private = [f for f in frames if "user" in f]
     assert private and all(f["user"] == alice.pk for f in private)
-    assert {f["what"] for f in private} <= {"turn", "chips"}
+    assert {f["what"] for f in private} <= {"private", "chips"}
+    # The stream carries the table: the public table (its commitment is public, R1.1) and
+    # alice's own part; never the deck or its secret.
+    public = [f for f in frames if f.get("table") == first.pk and "user" not in f]
+    assert all("html" in f for f in public)
     text = json.dumps(frames)
     hand = first.hands.get()
-    secret = hand.cards().secret.hex()
-    assert "deck" not in text and secret not in text and hand.commitment not in text
+    cards = hand.cards()
+    assert json.dumps(list(cards.deck)) not in text and cards.secret.hex() not in text
 
 
 @pytest.mark.django_db(transaction=True)

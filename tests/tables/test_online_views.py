@@ -5,6 +5,7 @@ and the German page."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
 
@@ -140,9 +141,10 @@ def test_the_same_key_twice_is_one_move_and_both_answers_are_the_fragment(table)
     assert 'id="state"' in second.content.decode()
     (action,) = HandAction.objects.filter(hand=hand_of(table))
     assert action.key == "9f1c-double-click" and action.record["move"] == "call"
-    # Another player's key is his own: bob's move with the same key is bob's move.
+    # Another player's key is his own (issue 16): bob's move with the same key is bob's move.
     bob_move = move(table, key="9f1c-double-click")
-    assert client_of("bob").post(act_url(table), bob_move, headers=FRAGMENT).status_code == 409
+    assert client_of("bob").post(act_url(table), bob_move, headers=FRAGMENT).status_code == 200
+    assert HandAction.objects.filter(hand=hand_of(table), key="9f1c-double-click").count() == 2
 
 
 def test_a_bad_form_is_a_400_with_the_forms_reason(table):
@@ -234,11 +236,13 @@ def test_a_bounded_wsgi_stream_tells_the_versions_then_each_change(
                         hand_id=hand_of(table).pk, sequence=0, action="call")  # fmt: skip
     table.refresh_from_db()
     bob = table.players.get(number=2).user_id
-    told = [next(frames).decode(), next(frames).decode()]
-    assert sorted(told) == sorted([
-        f'event: changed\ndata: {{"table": {table.pk}, "version": {table.version}}}\n\n',
-        f'event: changed\ndata: {{"user": {bob}, "what": "turn", "table": {table.pk}}}\n\n',
-    ])  # fmt: skip  # the table's version, and bob's own news: his turn
+    told = [json.loads(next(frames).decode().split("data: ", 1)[1]) for _frame in range(2)]
+    public, private = sorted(told, key=lambda message: "user" in message)
+    # The table's new version with the table itself, and bob's own part: his turn, his buttons.
+    assert (public["table"], public["version"]) == (table.pk, table.version)
+    assert 'data-testid="seat-1"' in public["html"]["en"]
+    assert (private["user"], private["what"], private["table"]) == (bob, "private", table.pk)
+    assert 'data-testid="actions"' in private["html"]["en"]
     response.close()
 
 

@@ -1,0 +1,110 @@
+"""The stream carries the table (docs/architecture.md, "Live updates"): the public table rendered
+once per version by the process that commits the change, and each player's private part sent
+on his own channel only when it changed for him.
+
+The public part is the table as a spectator sees it (``table_view`` for nobody: no live hole
+card of anyone, shown cards after the hand); the private part is drawn by the same selector for
+its one viewer (his hole cards, his buttons and amounts, his pre-action boxes), so a hole card
+can only ever reach its owner. Both are rendered in every language of the site; the tab takes
+its own. What a player was last sent is remembered as a fingerprint in the cache, per table and
+player: a cache that fails sends again (harmless), never less.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from tables.online.models import OnlineTable
+from tables.online.selectors import TableSnapshot, TableView, table_view
+from tournaments.live_clock import namespace
+
+logger = logging.getLogger(__name__)
+PUBLIC_TEMPLATE = "tables/_online_public.html"
+PRIVATE_TEMPLATE = "tables/_online_private.html"
+SENT_SECONDS = 60 * 60
+
+
+def _in_every_language(template: str, context: dict[str, Any]) -> dict[str, str]:
+    rendered: dict[str, str] = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            rendered[code] = str(render_to_string(template, context))
+    return rendered
+
+
+def public_message(snapshot: TableSnapshot) -> dict[str, Any]:
+    """The table channel's message of one version: the public table in every language."""
+    table = snapshot.table
+    view = table_view(snapshot, AnonymousUser())
+    html = _in_every_language(PUBLIC_TEMPLATE, {"table": table, "view": view})
+    return {"table": table.pk, "version": table.version, "html": html}
+
+
+def private_state(view: TableView) -> dict[str, Any]:
+    """What the viewer's private part shows, as data: its fingerprint says whether it changed."""
+    me = view.me
+    controls = view.controls
+    return {
+        "hand": [view.hand.pk, view.hand.commitment] if view.hand else None,
+        "cards": [card.code for card in me.cards] if me else [],
+        "in_hand": bool(me and me.in_hand and not me.folded and not me.all_in),
+        "my_call": view.my_call,  # the pre-action "Call N" box
+        "over": view.is_over,
+        "shown": bool(me and me.hand_name),
+        # His buttons carry the sequence they act on: a new one for every move on his turn.
+        "controls": repr(controls) if controls else None,
+        "sequence": view.sequence if controls else None,
+        "seat": [view.my_seat.status, view.my_seat.leaving] if view.my_seat else None,
+    }
+
+
+def _sent_key(table: OnlineTable, user_id: int) -> str:
+    # The table's creation, as the snapshot's key: a database recreated under the same name
+    # (its ids reused) never finds the fingerprints of the one before.
+    created = int(table.created_at.timestamp() * 1_000_000)
+    return f"{namespace()}:online-private:{table.pk}:{created}:{user_id}"
+
+
+def private_messages(snapshot: TableSnapshot) -> list[tuple[int, dict[str, Any]]]:
+    """(player, message) for every player at the table whose private part changed."""
+    table = snapshot.table
+    players = [seat.user_id for seat in snapshot.seats if not seat.is_bot]
+    if not players:
+        return []
+    keys = {user_id: _sent_key(table, user_id) for user_id in players}
+    try:
+        sent = cache.get_many(list(keys.values()))
+    except Exception:
+        logger.warning("the cache failed: every private part of table %s is sent", table.pk)
+        sent = {}
+    messages = []
+    changed = {}
+    for user_id in players:
+        viewer = User(pk=user_id)
+        view = table_view(snapshot, viewer)
+        state = json.dumps(private_state(view), sort_keys=True, default=str)
+        fingerprint = hashlib.sha256(state.encode()).hexdigest()
+        if sent.get(keys[user_id]) == fingerprint:
+            continue
+        changed[keys[user_id]] = fingerprint
+        # ``carried``: his cards travel in the part, for the page to lay into his seat.
+        context = {"table": table, "view": view, "user": viewer, "carried": True}
+        html = _in_every_language(PRIVATE_TEMPLATE, context)
+        messages.append(
+            (user_id, {"user": user_id, "what": "private", "table": table.pk,
+                       "version": table.version, "html": html})
+        )  # fmt: skip
+    try:
+        cache.set_many(changed, SENT_SECONDS)
+    except Exception:
+        logger.warning("the cache failed: table %s's private parts are sent again", table.pk)
+    return messages

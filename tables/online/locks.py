@@ -1,0 +1,45 @@
+"""The one lock order of the online tables (docs/architecture.md, "One lock order").
+
+Everything that touches a table and its hand (a move, the sweeper, the event's director, the
+floor) takes its row locks in this order, each kind at most once per transaction:
+
+1. the online event (``lock_event``, FOR NO KEY UPDATE), if the change is the director's;
+2. the table rows, in id order (``lock_table``, ``lock_tables``);
+3. the table's hand row (``lock_hand``);
+4. the seat rows, then the chip accounts and the player's presence.
+
+A transaction that holds a lock lower in the list never waits for one higher up, so no two of
+them can wait for each other. The rows are locked by themselves (``of=("self",)`` and no
+ordering that joins another table): FOR UPDATE on a join locks the joined rows too, in an order
+of PostgreSQL's choosing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tables.online.models import OnlineTable, TableHand
+
+
+def lock_table(table_id: int) -> OnlineTable:
+    """Lock one table's row (2.); DoesNotExist if there is none."""
+    return OnlineTable.objects.select_for_update(of=("self",)).order_by().get(pk=table_id)
+
+
+def lock_tables(table_ids: Iterable[int]) -> list[OnlineTable]:
+    """Lock several tables' rows (2.), in id order."""
+    rows = OnlineTable.objects.select_for_update(of=("self",)).filter(pk__in=list(table_ids))
+    return list(rows.order_by("pk"))
+
+
+def lock_hand(table_id: int, hand_id: int | None = None) -> TableHand | None:
+    """Lock the table's hand row (3.): ``hand_id``, or the running hand; the caller holds the
+    table's lock (2.)."""
+    hands = TableHand.objects.select_for_update(of=("self",)).order_by().filter(table_id=table_id)
+    hands = hands.filter(is_over=False) if hand_id is None else hands.filter(pk=hand_id)
+    return hands.first()
+
+
+def table_of(hand_id: int) -> int | None:
+    """The table of a hand, read without a lock: the caller locks it, then the hand."""
+    return TableHand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()

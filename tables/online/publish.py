@@ -1,0 +1,72 @@
+"""What the online tables publish on the live bus after a commit (tables.online.live streams it):
+the table itself (docs/architecture.md, "Live updates").
+
+Imported by the services that change a table (services, play) and by the stream (live), and
+importing none of them: no module of the package imports one that imports it back.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from tables.online.broadcast import private_messages, public_message
+from tables.online.selectors import build_snapshot
+from tournaments.live import publish
+from tournaments.live_clock import namespace
+
+logger = logging.getLogger(__name__)
+
+
+def table_channel(table_id: int) -> str:
+    """The bus channel of one online table (of this installation's database)."""
+    return f"{namespace()}:table:{table_id}"
+
+
+def user_channel(user_id: int) -> str:
+    """The bus channel of one player's private events (his turn, his chips), his tabs only."""
+    return f"{namespace()}:user:{user_id}"
+
+
+def publish_user_event(
+    user_id: int, *, what: str, table_id: int | None = None, event_id: int | None = None
+) -> None:
+    """Tell the player's own tabs that something of his changed (after the commit). Like the
+    public nudges it carries no card and no amount: the tab fetches what it may see. An online
+    event's news names the event, so a player in two events follows each to its own table."""
+    try:
+        message: dict[str, object] = {"user": user_id, "what": what, "table": table_id}
+        if event_id is not None:
+            message["event"] = event_id
+        payload = json.dumps(message)
+        publish(user_channel(user_id), payload)
+    except Exception:
+        logger.exception("could not publish %s to user %s", what, user_id)
+
+
+def nudge(table_id: int, version: int) -> str:
+    """A table's message without the table: which, and its version (a tab fetches it)."""
+    return json.dumps({"table": table_id, "version": version})
+
+
+def publish_table_changed(table_id: int) -> None:
+    """Send every tab of the table its new version (called after the commit): the public table
+    rendered once here, and to each player whose private part changed, his part on his own
+    channel (tables.online.broadcast). The snapshot is read first and kept in the cache, so a
+    tab that fetches its fragment (a first load, a reconnect) finds it."""
+    try:
+        snapshot = build_snapshot(table_id)
+        if snapshot is None:
+            return
+        version = snapshot.table.version
+        try:
+            message = json.dumps(public_message(snapshot))
+        except Exception:
+            logger.exception("could not render table %s: its tabs fetch it", table_id)
+            message = nudge(table_id, version)
+        publish(table_channel(table_id), message)
+        for user_id, private in private_messages(snapshot):
+            publish(user_channel(user_id), json.dumps(private))
+    except Exception:
+        # The change is committed; every page still finds it by its conditional GET polling.
+        logger.exception("could not publish a change of table %s", table_id)

@@ -1,0 +1,118 @@
+"""The stream carries the table (issue 17; docs/architecture.md, "Live updates"): the public table
+rendered once per version, and each player's private part on his own channel only when it
+changed for him."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.cache import cache
+
+from tables.engine.cards import card_name
+from tables.online import broadcast
+from tables.online import play as online_play
+from tables.online import publish as online_publish
+from tables.online.models import TableHand
+from tests.tables.online_helpers import make_table, seat_players, stacked_deck
+
+pytestmark = pytest.mark.django_db
+HOLES = ["AhKd", "QsJs", "9c9d"]
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Every message published: (channel kind, id, message)."""
+    published: list[tuple[str, int, dict]] = []
+
+    def publish(channel: str, payload: str) -> None:
+        kind, number = channel.split(":")[-2:]
+        published.append((kind, int(number), json.loads(payload)))
+
+    monkeypatch.setattr(online_publish, "publish", publish)
+    return published
+
+
+def _deal(table, capture) -> TableHand:
+    with capture(execute=True):
+        hand = online_play.deal_hand(table=table, deck=stacked_deck(HOLES, "2c3c4c5c6c"))
+    assert hand is not None
+    return hand
+
+
+def _holes(hand: TableHand) -> dict[int, set[str]]:
+    """User id -> his hole cards' codes."""
+    engine = online_play.engine_of(hand)
+    return {
+        user_id: {card_name(card) for card in engine.hole_cards[position]}
+        for position, user_id in enumerate(hand.user_ids)
+    }
+
+
+def test_the_public_table_is_carried_in_every_language_without_a_live_card(
+    sent, django_capture_on_commit_callbacks
+):
+    table = make_table()
+    seat_players(table, ["ann", "bob", "cid"])
+    hand = _deal(table, django_capture_on_commit_callbacks)
+    public = [m for kind, number, m in sent if kind == "table" and number == table.pk]
+    assert len(public) == 1
+    table.refresh_from_db()
+    assert public[0]["version"] == table.version
+    assert set(public[0]["html"]) == {"en", "de"}
+    html = public[0]["html"]["en"]
+    assert 'data-testid="seat-1"' in html and "data-public" in html
+    for cards in _holes(hand).values():
+        assert not any(f'data-card="{code}"' in html for code in cards)
+
+
+def test_each_player_gets_his_own_cards_on_his_channel_only_when_his_part_changes(
+    sent, django_capture_on_commit_callbacks
+):
+    table = make_table()
+    users = seat_players(table, ["ann", "bob", "cid"])
+    hand = _deal(table, django_capture_on_commit_callbacks)
+    holes = _holes(hand)
+    private = {number: m for kind, number, m in sent if kind == "user"}
+    assert set(private) == {user.pk for user in users}  # the deal: everyone's cards
+    for user_id, message in private.items():
+        assert message["user"] == user_id and message["what"] == "private"
+        html = message["html"]["en"] + message["html"]["de"]
+        assert all(f'data-card="{code}"' in html for code in holes[user_id])
+        others = set().union(*(cards for uid, cards in holes.items() if uid != user_id))
+        assert not any(f'data-card="{code}"' in html for code in others)
+    actor = hand.user_ids[hand.actor]
+    assert 'data-testid="actions"' in private[actor]["html"]["en"]
+    # The same version again: nothing changed for anyone, so nobody's part is sent.
+    sent.clear()
+    online_publish.publish_table_changed(table.pk)
+    assert [kind for kind, _number, _m in sent] == ["table"]
+    # A move: the one who acted loses his buttons, the next one gets his; the third sees
+    # nothing new of his own.
+    sent.clear()
+    by_id = {user.pk: user for user in users}
+    with django_capture_on_commit_callbacks(execute=True):
+        online_play.act(
+            table=table, user=by_id[actor], hand_id=hand.pk, sequence=hand.sequence, action="call"
+        )
+    hand.refresh_from_db()
+    told = {number for kind, number, _m in sent if kind == "user"}
+    assert told == {actor, hand.user_ids[hand.actor]}
+
+
+def test_a_cache_that_fails_sends_every_private_part_never_fewer(
+    sent, django_capture_on_commit_callbacks, monkeypatch
+):
+    table = make_table()
+    users = seat_players(table, ["ann", "bob", "cid"])
+    _deal(table, django_capture_on_commit_callbacks)
+
+    def down(*args, **kwargs):
+        raise ConnectionError("the cache is down")
+
+    monkeypatch.setattr(broadcast.cache, "get_many", down)
+    monkeypatch.setattr(broadcast.cache, "set_many", down)
+    sent.clear()
+    online_publish.publish_table_changed(table.pk)
+    assert {number for kind, number, _m in sent if kind == "user"} == {u.pk for u in users}
+    assert cache is broadcast.cache
