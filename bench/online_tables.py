@@ -1042,6 +1042,9 @@ def main() -> None:
         setup_main()
         return
     args = arguments().parse_args()
+    # One key for the run: the setup process signs the players' sessions with it, and the
+    # servers must check them with the same one (production refuses to start without one).
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     command = ".venv/bin/python -m bench.online_tables " + " ".join(sys.argv[1:])
     report = bench(args)
     print(json.dumps(report, indent=2))
