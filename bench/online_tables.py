@@ -470,6 +470,7 @@ class Player:
         for leak in leaks(fragment, 0):
             self.run.stats.leaks.append(f"table {self.table.pk} hand {fragment.hand}: {leak}")
         self.version = fragment.version
+        self.last_fetch = time.monotonic()  # table.js: a carried table puts off the safety poll
         self.shows = max(self.shows, fragment.shows)
         self.table.saw(self.user_id, fragment.shows, at)
 
