@@ -470,6 +470,7 @@ class Player:
         for leak in leaks(fragment, 0):
             self.run.stats.leaks.append(f"table {self.table.pk} hand {fragment.hand}: {leak}")
         self.version = fragment.version
+        self.last_fetch = time.monotonic()  # table.js: a carried table puts off the safety poll
         self.shows = max(self.shows, fragment.shows)
         self.table.saw(self.user_id, fragment.shows, at)
 
@@ -1042,6 +1043,9 @@ def main() -> None:
         setup_main()
         return
     args = arguments().parse_args()
+    # One key for the run: the setup process signs the players' sessions with it, and the
+    # servers must check them with the same one (production refuses to start without one).
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     command = ".venv/bin/python -m bench.online_tables " + " ".join(sys.argv[1:])
     report = bench(args)
     print(json.dumps(report, indent=2))

@@ -552,6 +552,7 @@
     Object.entries(fresh.dataset).forEach(([key, value]) => key !== "public" && (el.dataset[key] = value));
     current.replaceWith(fresh);
     el.classList.toggle("over", Boolean(el.dataset.over));
+    lastFetch = Date.now(); // the table as it stands arrived: no safety poll is due
     // His buttons act on the sequence they were drawn for: once the table moved past it (his
     // own move, a time-out) they are put away until his part says what is his now.
     const actions = el.querySelector("#mine form.actions");
