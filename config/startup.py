@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -17,21 +18,31 @@ MISSING_KEY = (
 )
 
 
-def kept_secret_key(path: Path) -> str:
-    """The key stored at ``path``; the first process to need one writes it (mode 0600)."""
+def kept_secret(path: Path, make: Callable[[], str]) -> tuple[str, bool]:
+    """The secret stored at ``path`` and whether this call wrote it (``make()``, mode 0600)."""
+    made = False
     if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
         fresh = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
         descriptor = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w") as handle:
-            handle.write(secrets.token_urlsafe(50))
+        with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+            handle.write(make() + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
         # A hard link never replaces a key another process wrote first, and is never half-written.
         try:
             os.link(fresh, path)
+            made = True
         except FileExistsError:
             pass
         finally:
             fresh.unlink()
-    return path.read_text().strip()
+    return path.read_text(encoding="ascii").strip(), made
+
+
+def kept_secret_key(path: Path) -> str:
+    """Django's SECRET_KEY kept at ``path``; the first process to need one writes it."""
+    return kept_secret(path, lambda: secrets.token_urlsafe(50))[0]
 
 
 def require_secret_key() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from django.utils import translation
 
 from tests import factories
 
@@ -23,6 +24,14 @@ def pytest_runtest_makereport(item, call):
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, which must run every test: {report.longrepr}"
     return report
+
+
+@pytest.fixture(autouse=True)
+def _language_ends_with_the_test():
+    """LocaleMiddleware activates a request's language and never resets it; the test client
+    serves requests in the test's thread, so without this the next test would inherit it."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

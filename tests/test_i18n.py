@@ -269,6 +269,18 @@ def test_the_switch_shows_the_current_language(client, urls):
     assert not re.search(r'value="en"[^>]*class="lang current"', html)
 
 
+def test_a_german_request_in_one_test(client, db):
+    client.get("/", HTTP_ACCEPT_LANGUAGE="de")
+    assert translation.get_language() == "de"  # LocaleMiddleware leaves it active in this thread
+
+
+def test_does_not_leave_the_next_test_speaking_german():
+    # The test client serves requests in the test's own thread; tests/conftest.py resets the
+    # language after each test, as a server starts each request afresh.
+    assert translation.get_language() == settings.LANGUAGE_CODE
+    assert str(translation.gettext_lazy("Next level")) == "Next level"
+
+
 # --- (d) no template text outside the translate tags --------------------------------------------
 
 # Text a person may read that is the same in both languages: the brand, poker abbreviations,

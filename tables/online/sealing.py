@@ -11,7 +11,6 @@ import base64
 import binascii
 import hashlib
 import logging
-import os
 import secrets
 from dataclasses import dataclass
 from functools import cache
@@ -23,6 +22,8 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
 from django.dispatch import receiver
+
+from config.startup import kept_secret
 
 logger = logging.getLogger(__name__)
 
@@ -71,27 +72,14 @@ def parse_key(text: str) -> bytes:
 
 def _key_file_key(path: Path) -> str:
     """The embedded default's key, kept in ``path`` (0600), made on first use."""
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        draft = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
-        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.write(fd, (new_key() + "\n").encode("ascii"))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        try:
-            os.link(draft, path)  # atomic: a racing process keeps the first key made
-            logger.warning(
-                "Floorman made a new key to seal running hands' decks in %s (embedded default). "
-                "Keep it with the database; production sets FLOORMAN_SEAL_KEYS instead.",
-                path,
-            )
-        except FileExistsError:
-            pass
-        finally:
-            os.unlink(draft)
-    return path.read_text(encoding="ascii").strip()
+    text, made = kept_secret(path, new_key)
+    if made:
+        logger.warning(
+            "Floorman made a new key to seal running hands' decks in %s (embedded default). "
+            "Keep it with the database; production sets FLOORMAN_SEAL_KEYS instead.",
+            path,
+        )
+    return text
 
 
 @cache

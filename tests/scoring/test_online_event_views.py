@@ -5,6 +5,8 @@ The browser's side: tests/browser/test_online_events.py."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -173,6 +175,14 @@ def test_a_removed_player_sees_his_place_and_season_points(client, anna, floor, 
         reverse("seasons:season_standings_csv", args=[running.season_id])
     ).content
     assert "anna" in season_csv.decode()
+
+
+def test_the_floor_sees_each_house_bot_marked_with_the_bot_icon(client, floor, running):
+    client.force_login(floor)
+    html = client.get(reverse("floor:event_floor", args=[running.pk])).content.decode()
+    bots = OnlineSeat.objects.filter(entry__event=running, is_bot=True)
+    icons = re.findall(r'<img class="bot-icon" src="[^"]*/img/bot[^"]*\.svg" alt="house bot"', html)
+    assert len(icons) == bots.count() == 3 and "\U0001f916" not in html  # the icon, no emoji
 
 
 def test_only_the_floor_adds_bots_and_removes_players(client, anna, floor, running):
