@@ -62,7 +62,7 @@ def test_nothing_is_shown_while_a_player_with_chips_still_has_a_decision():
     assert 'data-testid="table-equity"' not in html
     assert (
         'data-card="As"' not in html and 'data-card="Ks"' not in html
-    )  # nobody's cards are face up yet
+    )  # not face up yet
 
 
 def test_the_public_table_shows_the_all_in_figures_street_by_street(monkeypatch):
