@@ -60,9 +60,7 @@ def test_nothing_is_shown_while_a_player_with_chips_still_has_a_decision():
     _all_in(table, users)
     html = _public(table)
     assert 'data-testid="table-equity"' not in html
-    assert (
-        'data-card="As"' not in html and 'data-card="Ks"' not in html
-    )  # not face up yet
+    assert 'data-card="As"' not in html and 'data-card="Ks"' not in html  # not face up yet
 
 
 def test_the_public_table_shows_the_all_in_figures_street_by_street(monkeypatch):
