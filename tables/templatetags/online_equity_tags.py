@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from django import template
 
-from tables.online.models import TableHand
+from tables.online.selectors import TableView
 from tables.online.table_equity import StreetEquity, table_equity
 
 register = template.Library()
 
 
 @register.simple_tag
-def all_in_equity_of(hand: TableHand | None, game: str) -> list[StreetEquity]:
-    """The hand's all-in figures by street, from the cards face up to everyone only."""
-    return table_equity(hand, game)
+def all_in_equity_of(
+    view: TableView, game: str
+) -> list[tuple[int, list[tuple[int, str, float, float]]]]:
+    """The hand's all-in figures by street (board length; each player's seat, name, win and tie),
+    from the cards face up to everyone only."""
+    names = {seat.number: seat.name for seat in view.seats}
+    streets: list[StreetEquity] = table_equity(view.hand, game)
+    return [
+        (street.board, [(n, names.get(n) or str(n), win, tie) for n, win, tie in street.players])
+        for street in streets
+    ]

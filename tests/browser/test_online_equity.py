@@ -123,10 +123,10 @@ def test_the_live_table_shows_all_in_equity_once_the_hands_are_face_up(
         panel = page.get_by_test_id("table-equity")
         expect(panel).to_be_visible()
         expect(panel.get_by_test_id("equity-3-seat-1")).to_contain_text(
-            f"Seat 1 wins {_percent(flop[0].win)}"
+            f"alice wins {_percent(flop[0].win)}"
         )
         expect(panel.get_by_test_id("equity-3-seat-3")).to_contain_text(
-            f"Seat 3 wins {_percent(flop[1].win)}"
+            f"carol wins {_percent(flop[1].win)}"
         )
         expect(panel.get_by_test_id("equity-0")).to_be_visible()
         if SHOTS:

@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db
 # Dealt from the small blind (seat 2): bob 7c2d, carol aces, alice (seat 1, button) kings.
 HOLES = ["7c2d", "AsAd", "KsKh"]
 BOARD = "Qh9c5h3s8d"
+NAMES = {1: "alice", 2: "bob", 3: "carol"}
 
 
 def _act(table, user, action, amount=None):
@@ -37,7 +38,7 @@ def _public(table) -> str:
 
 def _figure(html: str, board: int, seat: int) -> tuple[float, float]:
     found = re.search(
-        rf'data-testid="equity-{board}-seat-{seat}">Seat {seat} wins ([\d.]+)%'
+        rf'data-testid="equity-{board}-seat-{seat}">{NAMES[seat]} wins ([\d.]+)%'
         r'(?: <span class="muted">ties ([\d.]+)%</span>)?',
         html,
     )
