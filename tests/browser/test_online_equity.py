@@ -90,3 +90,47 @@ def test_the_replayer_shows_all_in_equity_from_the_cards_face_up(
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_live_table_shows_all_in_equity_once_the_hands_are_face_up(
+    browser, live_server, settings, size
+):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    table = make_table()
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
+    deck = stacked_deck(["7c2d", "AsAd", "KsKh"], board="Qh9c5h3s8d")
+    hand = online_play.deal_hand(table=table, deck=deck)
+    _act(table, alice, "raise", 1000)  # all-in
+    _act(table, bob, "fold")
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=size == "phone"
+    )
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        login(page, live_server, "bob")  # a folded player: a spectator of the rest
+        page.goto(live_server.url + reverse("tables:online_table", args=[table.pk]))
+        expect(page.get_by_test_id("board")).to_be_visible()
+        expect(page.get_by_test_id("table-equity")).to_have_count(0)  # carol still decides
+        _act(table, carol, "call")  # the board runs out; the hands are tabled (TDA 16)
+        hand = TableHand.objects.get(pk=hand.pk)
+        assert hand.is_over
+        page.reload()
+        kings, aces = parse_cards("KsKh"), parse_cards("AsAd")
+        flop = all_in_equity(game="nl_holdem", hands=[kings, aces], board=parse_cards("Qh9c5h"))
+        panel = page.get_by_test_id("table-equity")
+        expect(panel).to_be_visible()
+        expect(panel.get_by_test_id("equity-3-seat-1")).to_contain_text(
+            f"alice wins {_percent(flop[0].win)}"
+        )
+        expect(panel.get_by_test_id("equity-3-seat-3")).to_contain_text(
+            f"carol wins {_percent(flop[1].win)}"
+        )
+        expect(panel.get_by_test_id("equity-0")).to_be_visible()
+        if SHOTS:
+            page.screenshot(path=f"{SHOTS}/online-table-equity-{size}.png")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()
