@@ -54,6 +54,8 @@ def test_a_sit_and_go_starts_when_its_players_have_registered():
 def test_a_full_sit_and_go_places_everyone_once_and_conserves_every_chip():
     floor = make_user(username="flo", role="floor")
     season = make_season(formula="linear")
+    season.include_bots = True  # a sit&go of house bots only: its places count in this season
+    season.save()
     live = finished_event(season=season, names=["Anna", "Ben", "Carl"], name="Live night")
     event = online_event(start_players=18, table_size=6, season=season)
     register_bots(event, 18, floor)
