@@ -31,6 +31,7 @@ from tables.engine.commitment import (
     positions_of,
     reshuffle_order,
 )
+from tables.engine.commitment import verify as verify_commitment
 from tables.engine.dealing import Seats, plan_seats
 from tables.engine.describe import HandName, best_five, describe
 from tables.engine.draw import AwardSwapFees, DrawHand, Reshuffle, StandPat, Swap, public_view
@@ -61,6 +62,7 @@ from tables.engine.showdown import UNKNOWN_HAND, hand_value
 from tables.engine.stud import BringIn, DealCommon, DealStud, StudHand, StudRules, StudStreet
 
 __all__ = [
+    "verify_commitment",
     "DECK_SIZE",
     "RANKS",
     "SUITS",

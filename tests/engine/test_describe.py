@@ -152,10 +152,17 @@ def test_describe_ranks_are_those_of_the_best_five_in_reading_order():
         assert Counter(read).most_common(1)[0][1] == Counter(read)[read[0]]
 
 
-def test_describe_refuses_values_the_evaluator_never_makes():
-    for bad in (-1, 9 << 20, (1 << 20) | (13 << 16)):
-        with pytest.raises(ValueError, match="is not the value of a shown hand"):
-            describe(bad)
+@pytest.mark.parametrize(
+    ("bad", "reason"),
+    [
+        (-1, "is not the value of a shown hand"),
+        (9 << 20, "is not a valid HandCategory"),  # no tenth category
+        ((1 << 20) | (13 << 16), "holds a rank above the ace"),
+    ],
+)
+def test_describe_refuses_values_the_evaluator_never_makes(bad, reason):
+    with pytest.raises(ValueError, match=reason):
+        describe(bad)
 
 
 # --- names in English and German --------------------------------------------------------------

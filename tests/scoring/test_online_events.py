@@ -417,7 +417,7 @@ def test_r5_6_equal_stacks_out_in_the_same_hand_place_by_the_higher_card_in_hand
     # R5.6: two players out in one hand who started it with equal stacks: the higher card in
     # hand places higher. K-2 against Q-7: by the higher card the king's player is second; by
     # the lower card (the 7 beats the 2) it would be the other way round.
-    from tables.engine.cards import parse_cards  # noqa: PLC0415
+    from tables.engine import parse_cards  # noqa: PLC0415
     from tests.tables.online_helpers import stacked_deck  # noqa: PLC0415
 
     users = [make_user(username=name) for name in ("anna", "bert", "cleo")]

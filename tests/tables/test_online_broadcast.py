@@ -9,7 +9,7 @@ import json
 import pytest
 from django.core.cache import cache
 
-from tables.engine.cards import card_name
+from tables.engine import card_name
 from tables.online import broadcast
 from tables.online import play as online_play
 from tables.online import publish as online_publish

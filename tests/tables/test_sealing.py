@@ -21,8 +21,7 @@ from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 from django.test import override_settings
 
-from tables.engine.cards import card_name
-from tables.engine.commitment import verify
+from tables.engine import card_name, verify_commitment
 from tables.online import play as online_play
 from tables.online import sealing
 from tables.online.history import hand_phh
@@ -251,7 +250,9 @@ def test_a_finished_hand_is_opened_for_its_history_and_proof():
     assert "sealed" not in swap and swap["drawn"] and swap["discarded"]
     openings = history_openings(hand, alice.pk, all_cards=True)
     assert len(openings) >= 2 and all(o.card == dealt.deck[o.position] for o in openings)
-    verify(root=hand.commitment, leaves=hand.leaves, openings=openings)  # the proof still holds
+    verify_commitment(
+        root=hand.commitment, leaves=hand.leaves, openings=openings
+    )  # the proof still holds
     assert "_floorman_openings" in hand_phh(hand, alice.pk)
 
 
