@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -261,8 +262,17 @@ def _record_hand(event: Event, hand: TableHand) -> None:
         services.record_busts(
             event_id=event.pk, actor=None, busts=busts, key=f"online-hand-{hand.pk}"
         )  # R5.6: by the stacks at the start of the hand, then the higher card in hand
-        OnlineSeat.objects.filter(entry_id__in=[b.entry_id for b in busts]).delete()
+        gone = OnlineSeat.objects.filter(entry_id__in=[b.entry_id for b in busts])
+        players = list(gone.filter(is_bot=False).values_list("user_id", flat=True))
+        gone.delete()
         _changed(hand.table)
+        # His seat is gone, so the table's stream no longer carries a part of his: his own
+        # stream tells his page, which fetches where he stands (his place).
+        for user_id in players:
+            transaction.on_commit(
+                partial(publish_user_event, user_id, what="out", table_id=hand.table_id,
+                        event_id=event.pk)
+            )  # fmt: skip
     if hand.hand_for_hand is not None and hand.table.floor_table is not None:
         # A hand-for-hand hand that ended without this table (it broke) needs nothing more.
         with contextlib.suppress(FloorError):

@@ -49,7 +49,7 @@ def public_message(snapshot: TableSnapshot) -> dict[str, Any]:
     return {"table": table.pk, "version": table.version, "html": html}
 
 
-def private_state(view: TableView) -> dict[str, Any]:
+def private_state(view: TableView, table: OnlineTable) -> dict[str, Any]:
     """What the viewer's private part shows, as data: its fingerprint says whether it changed."""
     me = view.me
     controls = view.controls
@@ -64,6 +64,9 @@ def private_state(view: TableView) -> dict[str, Any]:
         "controls": repr(controls) if controls else None,
         "sequence": view.sequence if controls else None,
         "seat": [view.my_seat.status, view.my_seat.leaving] if view.my_seat else None,
+        # A closed table takes his seat's controls away and, at an online event, says his
+        # place (the winner's table closes with him still seated).
+        "open": table.is_open,
     }
 
 
@@ -91,7 +94,7 @@ def private_messages(snapshot: TableSnapshot) -> list[tuple[int, dict[str, Any]]
     for user_id in players:
         viewer = User(pk=user_id)
         view = table_view(snapshot, viewer)
-        state = json.dumps(private_state(view), sort_keys=True, default=str)
+        state = json.dumps(private_state(view, table), sort_keys=True, default=str)
         fingerprint = hashlib.sha256(state.encode()).hexdigest()
         if sent.get(keys[user_id]) == fingerprint:
             continue
