@@ -31,7 +31,8 @@ def dropped_seats() -> Subquery:
             user__presence__dropped_at__isnull=False,
         )
         .values("table_id")
-        .annotate(seats=StringAgg(Cast("number", CharField()), Value(","), order_by="number"))
+        # No order: a set is read back, and SQLite (the embedded default) has no ordered aggregate.
+        .annotate(seats=StringAgg(Cast("number", CharField()), Value(",")))
         .values("seats")
     )
 
