@@ -52,7 +52,13 @@ def table_equity(hand: TableHand | None, game: str) -> list[StreetEquity]:
         kept = None
     if kept is not None:
         return kept
-    streets = _streets(hand, game)
+    try:
+        streets = _streets(hand, game)
+    except ValueError:
+        # The spectator's replay refuses some tournament hands (a dead small blind); the
+        # table is shown without the figures rather than not at all.
+        logger.warning("hand %s's all-in equity could not be replayed", hand.pk, exc_info=True)
+        streets = []
     try:
         cache.set(key, streets, KEPT_SECONDS)
     except Exception:
