@@ -54,10 +54,10 @@ def table_equity(hand: TableHand | None, game: str) -> list[StreetEquity]:
         return kept
     try:
         streets = _streets(hand, game)
-    except ValueError:
+    except ValueError as refused:
         # The spectator's replay refuses some tournament hands (a dead small blind); the
         # table is shown without the figures rather than not at all.
-        logger.warning("hand %s's all-in equity could not be replayed", hand.pk, exc_info=True)
+        logger.warning("hand %s's all-in equity could not be replayed: %s", hand.pk, refused)
         streets = []
     try:
         cache.set(key, streets, KEPT_SECONDS)
