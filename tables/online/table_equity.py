@@ -57,7 +57,7 @@ def table_equity(hand: TableHand | None, game: str) -> list[StreetEquity]:
     except ValueError as refused:
         # The spectator's replay refuses some tournament hands (a dead small blind); the
         # table is shown without the figures rather than not at all.
-        logger.info("hand %s's all-in equity could not be replayed: %s", hand.pk, refused)
+        logger.info("hand %s shows no all-in equity: the replay refused it (%s)", hand.pk, refused)
         streets = []
     try:
         cache.set(key, streets, KEPT_SECONDS)
