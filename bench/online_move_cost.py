@@ -1,27 +1,39 @@
-"""What one move costs at move 5 and at move 60 of a hand, with its engine state kept
-(tables.online.kept) and without it (every move replays the hand from its rows: the old design).
+"""What one move costs in CPU, per server process: this Python process (the web process's work
+for a player's move, the worker's for a house bot's), the PostgreSQL backend serving it, Redis,
+and PostgreSQL's background processes; at move 5 and at move 60 of a hand, with its engine state
+kept (tables.online.kept) and without it (every move replays the hand from its rows).
 
-Recreates a PostgreSQL database (``--database``, by default ``floorman_bench_move``), opens
-``--tables`` tables of 6 players with deep stacks and, at each, plays one hand of min-raises
-through ``tables.online.play.act`` (the service a POST calls) to move 60. Each move's cost is
-this process's CPU time, the publishing after the commit included (the machine is shared: wall
-time there measures the neighbours), recorded by the sequence it made, in two passes on fresh
-hands: ``kept`` (the product) and ``replay`` (the kept states dropped before every move, this
-process's and the cache's). Printed: the median ms of a move at sequence 5 and at 60 in each
-pass, and their ratio; then the median cost of a house bot's move applied by the sweeper
-(``expire_turn``) at a table of six bots, beside a player's. Not a timed test: the ratios in
-one run are what to read.
+Recreates a PostgreSQL database (``--database``, by default ``floorman_bench_move``) and starts
+a Redis server of its own (bench.server_cpu.private_redis: nobody else's commands land on it, so
+its CPU is this run's), opens ``--tables`` tables of 6 players with deep stacks and, at each,
+plays one hand of min-raises through ``tables.online.play.act`` (the service a POST calls, with
+a fresh idempotency key as the page sends) to move 60. A move's cost is read around the call,
+the publishing after the commit included: this process's CPU time, the backend's and Redis's
+(``/proc/<pid>/task/*/schedstat``), the queries and the Redis commands it made. Two passes on
+fresh hands: ``kept`` (the product) and ``replay`` (the kept states dropped before every move,
+this process's and the cache's). Then a house bot's move applied by the sweeper
+(``expire_turn``) at a table of six bots, measured the same way. PostgreSQL's background
+processes (WAL writer, checkpointer, ...) are read over each whole pass and divided by its moves;
+they serve every database of the server (other helpers' too on a shared machine): an upper
+bound. Not measured here: the events process (uvicorn) that forwards the published messages to
+the tabs (bench/online_tables.py reads it). Not a timed test: read the ratios in one run.
 
     .venv/bin/python -m bench.online_move_cost
-    .venv/bin/python -m bench.online_move_cost --tables 5
+    .venv/bin/python -m bench.online_move_cost --tables 4 --bot-moves 150
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
+import functools
+import os
+import secrets
 import statistics
 import sys
 import time
+import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +41,76 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import redis  # noqa: E402
+
 from bench.online_mtt import setup_django  # noqa: E402 - after the path
+from bench.server_cpu import (  # noqa: E402
+    backend_pid,
+    cpu_seconds,
+    postgres_background_pids,
+    private_redis,
+    redis_commands,
+    total_cpu,
+)
 
 SEQUENCES = (5, 60)
+PROCESSES = ("python", "postgres", "redis")
 
 
-def play_hand(table: Any, users: dict[int, Any], *, replay: bool) -> dict[int, float]:
-    """One hand of min-raises to move 60: each move's seconds by the sequence it made."""
+@dataclass
+class Cost:
+    """One move's cost: CPU seconds by process, queries, Redis commands."""
+
+    cpu: dict[str, float]
+    queries: int
+    commands: int
+
+
+@dataclass
+class Meter:
+    """Reads the processes around a move (the reads themselves outside the measured window)."""
+
+    redis_url: str
+    redis_pid: int
+    background: list[int] = field(default_factory=postgres_background_pids)
+    queries: int = 0
+    client: redis.Redis = field(init=False)
+    background_by_design: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from django.db import connection
+
+        connection.execute_wrappers.append(self._count)  # every query of this thread's
+        self.client = redis.Redis.from_url(self.redis_url, socket_timeout=5)
+
+    def _count(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        self.queries += 1
+        return execute(sql, params, many, context)
+
+    def measure(self, work: Any) -> Cost:
+        from django.db import connection
+
+        backend = backend_pid(connection)  # before: the move's connection, open
+        commands = redis_commands(self.client)
+        queries = self.queries
+        before = {"postgres": cpu_seconds(backend), "redis": cpu_seconds(self.redis_pid)}
+        begin = time.process_time()
+        work()
+        python = time.process_time() - begin
+        cpu = {
+            "python": python,
+            "postgres": cpu_seconds(backend) - before["postgres"],
+            "redis": cpu_seconds(self.redis_pid) - before["redis"],
+        }
+        # The INFO read before counts in the one after; the pg_backend_pid() query does not.
+        return Cost(cpu, self.queries - queries, redis_commands(self.client) - commands - 1)
+
+    def background_cpu(self) -> float:
+        return total_cpu(self.background)
+
+
+def play_hand(meter: Meter, table: Any, users: dict[int, Any], *, replay: bool) -> dict[int, Cost]:
+    """One hand of min-raises to move 60: each move's cost by the sequence it made."""
     from django.core.cache import cache
 
     from tables.online import kept
@@ -44,24 +119,24 @@ def play_hand(table: Any, users: dict[int, Any], *, replay: bool) -> dict[int, f
 
     hand = online_play.deal_hand(table=table)
     assert hand is not None
-    seconds: dict[int, float] = {}
+    costs: dict[int, Cost] = {}
     while hand.sequence < max(SEQUENCES):
         engine = online_play.engine_of(hand)
         if replay:
             kept.forget_local()
             cache.clear()
         user = users[hand.user_ids[engine.actor]]
-        begin = time.process_time()
-        online_play.act(
-            table=table, user=user, hand_id=hand.pk, sequence=hand.sequence, action="raise",
-            amount=engine.min_raise_to(),
+        move = functools.partial(
+            online_play.act, table=table, user=user, hand_id=hand.pk, sequence=hand.sequence,
+            action="raise", amount=engine.min_raise_to(), key=uuid.uuid4().hex,
         )  # fmt: skip
+        cost = meter.measure(move)
         hand = TableHand.objects.get(pk=hand.pk)
-        seconds[hand.sequence] = time.process_time() - begin
-    return seconds
+        costs[hand.sequence] = cost
+    return costs
 
 
-def run(tables: int) -> dict[str, dict[int, float]]:
+def run(meter: Meter, tables: int) -> dict[str, dict[int, list[Cost]]]:
     from django.contrib.auth.models import User
 
     from tables.online import play as online_play
@@ -69,7 +144,8 @@ def run(tables: int) -> dict[str, dict[int, float]]:
     from tables.online.models import TableHand
 
     floor = User.objects.create_user("floor-bench", password="x", is_staff=True)  # noqa: S106
-    results: dict[str, dict[int, list[float]]] = {"kept": {}, "replay": {}}
+    results: dict[str, dict[int, list[Cost]]] = {"kept": {}, "replay": {}}
+    background = {"kept": 0.0, "replay": 0.0}
     for number in range(tables):
         table = online_services.open_table(
             actor=floor, name=f"Bench {number}", seats=6, small_blind=1, big_blind=2,
@@ -82,8 +158,11 @@ def run(tables: int) -> dict[str, dict[int, float]]:
             online_services.take_seat(table=table, user=user, buy_in=10**8, number=seat)
             users[user.pk] = user
         for design in ("kept", "replay"):
-            for sequence, seconds in play_hand(table, users, replay=design == "replay").items():
-                results[design].setdefault(sequence, []).append(seconds)
+            start = meter.background_cpu()
+            costs = play_hand(meter, table, users, replay=design == "replay")
+            background[design] += meter.background_cpu() - start
+            for sequence, cost in costs.items():
+                results[design].setdefault(sequence, []).append(cost)
             running = TableHand.objects.get(table=table, is_over=False)
             for _fold in range(5):
                 engine = online_play.engine_of(running)
@@ -95,14 +174,13 @@ def run(tables: int) -> dict[str, dict[int, float]]:
                 if running.is_over:
                     break
             online_services.OnlineTable.objects.filter(pk=table.pk).update(next_hand_at=None)
-    return {
-        design: {s: statistics.median(by[s]) * 1000 for s in SEQUENCES}
-        for design, by in results.items()
-    }
+    meter.background_by_design = background
+    return results
 
 
-def bot_moves(count: int) -> list[float]:
-    """House bots' moves applied by the sweeper's ``expire_turn``: each one's CPU seconds."""
+def bot_moves(meter: Meter, count: int) -> tuple[list[Cost], float]:
+    """House bots' moves applied by the sweeper's ``expire_turn``: each one's cost, and
+    PostgreSQL's background CPU over them all."""
     from datetime import timedelta
 
     from django.conf import settings
@@ -121,17 +199,45 @@ def bot_moves(count: int) -> list[float]:
     for _seat in range(6):
         online_services.seat_bot(table=table, actor=floor)
     now = timezone.now()
-    seconds: list[float] = []
-    while len(seconds) < count:
+    costs: list[Cost] = []
+    start = meter.background_cpu()
+    while len(costs) < count:
         now += timedelta(seconds=30)
         hand = TableHand.objects.filter(table=table, is_over=False).first()
         if hand is None:
             online_play.deal_hand(table=table, now=now)
             continue
-        begin = time.process_time()
-        online_play.expire_turn(hand_id=hand.pk, sequence=hand.sequence, now=now)
-        seconds.append(time.process_time() - begin)
-    return seconds
+
+        move = functools.partial(
+            online_play.expire_turn, hand_id=hand.pk, sequence=hand.sequence, now=now
+        )
+        costs.append(meter.measure(move))
+    return costs, meter.background_cpu() - start
+
+
+def per_process(costs: list[Cost], background: float) -> dict[str, float]:
+    """Mean ms of CPU a move by process (means add up; the medians are printed beside)."""
+    row = {name: statistics.fmean(c.cpu[name] for c in costs) * 1000 for name in PROCESSES}
+    row["pg background"] = background / len(costs) * 1000
+    row["all"] = sum(row.values())
+    row["python median"] = statistics.median(c.cpu["python"] for c in costs) * 1000
+    row["queries"] = statistics.fmean(c.queries for c in costs)
+    row["redis commands"] = statistics.fmean(c.commands for c in costs)
+    return row
+
+
+def table_lines(rows: dict[str, dict[str, float]]) -> list[str]:
+    head = "| move | Python (web / worker) | PostgreSQL backend | Redis | PG background (shared) "
+    head += "| all | Python median | queries | Redis commands |"
+    lines = [head, "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, row in rows.items():
+        figures = [row["python"], row["postgres"], row["redis"], row["pg background"], row["all"]]
+        cells = " | ".join(f"{value:.2f}" for value in figures)
+        lines.append(
+            f"| {name} | {cells} | {row['python median']:.2f} | {row['queries']:.1f} "
+            f"| {row['redis commands']:.1f} |"
+        )
+    return lines
 
 
 def main() -> None:
@@ -140,14 +246,32 @@ def main() -> None:
     parser.add_argument("--bot-moves", type=int, default=200)
     parser.add_argument("--database", default="floorman_bench_move")
     args = parser.parse_args()
-    setup_django(args.database)
-    report = run(args.tables)
-    for design, by in report.items():
+    # Production's settings (Redis set, DEBUG off) want both; a benchmark makes its own.
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    os.environ.setdefault("FLOORMAN_SEAL_KEYS", base64.b64encode(os.urandom(32)).decode())
+    with private_redis() as (redis_url, redis_pid):
+        os.environ["REDIS_URL"] = redis_url
+        os.environ.pop("LIVE_BUS", None)  # follows REDIS_URL: redis
+        setup_django(args.database)
+        meter = Meter(redis_url, redis_pid)
+        report = run(meter, args.tables)
+        bots, bots_background = bot_moves(meter, args.bot_moves)
+    medians = {
+        design: {s: statistics.median(c.cpu["python"] for c in by[s]) * 1000 for s in SEQUENCES}
+        for design, by in report.items()
+    }
+    for design, by in medians.items():
         line = ", ".join(f"move {s}: {ms:.2f} ms" for s, ms in by.items())
-        print(f"{design:7} {line}; 60/5 = {by[60] / by[5]:.2f}")
-    print(f"replay/kept at move 60: {report['replay'][60] / report['kept'][60]:.2f}")
-    bots = statistics.median(bot_moves(args.bot_moves)) * 1000
-    print(f"a house bot's move (expire_turn, median of {args.bot_moves}): {bots:.2f} ms")
+        print(f"{design:7} {line}; 60/5 = {by[60] / by[5]:.2f} (this process, median)")
+    print(f"replay/kept at move 60: {medians['replay'][60] / medians['kept'][60]:.2f}")
+    background = meter.background_by_design
+    rows = {
+        f"a player's min-raise, kept (all {sum(map(len, report['kept'].values()))} moves)":
+            per_process([c for by in report["kept"].values() for c in by], background["kept"]),
+        f"a house bot's move (expire_turn, {len(bots)} moves)": per_process(bots, bots_background),
+    }  # fmt: skip
+    print("\nms of CPU a move, by process (means; PG background: the whole server's, shared):")
+    print("\n".join(table_lines(rows)))
 
 
 if __name__ == "__main__":
