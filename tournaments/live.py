@@ -106,6 +106,19 @@ def publish(channel: str, payload: str) -> None:
         LiveMessage.objects.filter(created_at__lt=timezone.now() - DB_KEEP).delete()
 
 
+def publish_many(messages: list[tuple[str, str]]) -> None:
+    """Put several (channel, payload) messages on the bus, in order: one round trip to Redis
+    (a pipeline without MULTI) where ``publish`` takes one each."""
+    if settings.LIVE_BUS != "redis":
+        for channel, payload in messages:
+            publish(channel, payload)
+        return
+    pipeline = _redis().pipeline(transaction=False)
+    for channel, payload in messages:
+        pipeline.publish(channel, payload)
+    pipeline.execute()
+
+
 @functools.cache
 def _redis() -> redis.Redis:
     return redis.Redis.from_url(settings.REDIS_URL)

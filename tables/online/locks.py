@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tables.online.models import OnlineTable, TableHand
+from django.db.models import Exists, OuterRef
+
+from tables.online.models import HandAction, OnlineTable, TableHand
 
 
 def lock_table(table_id: int) -> OnlineTable:
@@ -37,6 +39,17 @@ def lock_hand(table_id: int, hand_id: int | None = None) -> TableHand | None:
     table's lock (2.)."""
     hands = TableHand.objects.select_for_update(of=("self",)).order_by().filter(table_id=table_id)
     hands = hands.filter(is_over=False) if hand_id is None else hands.filter(pk=hand_id)
+    return hands.first()
+
+
+def lock_hand_for_move(table_id: int, hand_id: int, *, user_id: int, key: str) -> TableHand | None:
+    """``lock_hand(table_id, hand_id)`` for a player's move, in the same query: ``made`` says
+    whether his move with this idempotency key is stored already (a resend)."""
+    made = HandAction.objects.filter(hand=OuterRef("pk"), user_id=user_id, key=key)
+    hands = TableHand.objects.select_for_update(of=("self",)).order_by()
+    hands = hands.filter(table_id=table_id, pk=hand_id)
+    if key:
+        return hands.annotate(made=Exists(made)).first()
     return hands.first()
 
 

@@ -17,7 +17,8 @@ from typing import Any, Literal
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -49,7 +50,7 @@ from tables.online.engine import (
     table_rules,
 )
 from tables.online.kept import engine_of, keep_state
-from tables.online.locks import lock_hand, lock_table, lock_tables, table_of
+from tables.online.locks import lock_hand, lock_hand_for_move, lock_table, lock_tables, table_of
 from tables.online.models import (
     Game,
     HandAction,
@@ -60,6 +61,8 @@ from tables.online.models import (
     SeatStatus,
     TableHand,
 )
+from tables.online.publish import publish_table_changed
+from tables.online.selectors import move_snapshot, named_seats
 from tables.online.services import (
     TableError,
     _changed,
@@ -212,10 +215,16 @@ def _info(seat: OnlineSeat) -> SeatInfo:
 # -- the players' moves ------------------------------------------------------------------------
 
 
-def _locked_hand(table: OnlineTable, hand_id: int) -> TableHand:
-    """Lock the table, then its hand (docs/architecture.md, "One lock order")."""
+def _locked_hand(
+    table: OnlineTable, hand_id: int, *, user: User | None = None, key: str = ""
+) -> TableHand:
+    """Lock the table, then its hand (docs/architecture.md, "One lock order"); with a player's
+    ``user`` and ``key``, the hand says in ``made`` whether that move is stored already."""
     locked = lock_table(table.pk)
-    hand = lock_hand(table.pk, hand_id)
+    if user is None:
+        hand = lock_hand(table.pk, hand_id)
+    else:
+        hand = lock_hand_for_move(table.pk, hand_id, user_id=user.pk, key=key)
     if hand is None:
         raise TableError(_("There is no such hand at this table."), status=404)
     hand.table = locked
@@ -238,8 +247,8 @@ def act(
     """A player's move on the hand as his page showed it (``sequence``); a resend with the
     same ``key`` changes nothing; anything the engine refuses changes nothing."""
     now = now or timezone.now()
-    hand = _locked_hand(table, hand_id)
-    if key and hand.actions.filter(key=key, user=user).exists():
+    hand = _locked_hand(table, hand_id, user=user, key=key)
+    if key and hand.made:  # type: ignore[attr-defined]  # annotated by lock_hand_for_move
         return hand  # a double click or a resend: done once already
     if hand.is_over:
         raise TableError(_("This hand is over."), status=409)
@@ -258,12 +267,27 @@ def act(
         record = _make(engine, action, amount, card)
     except IllegalAction as error:
         raise TableError(str(error)) from None
-    _use_time_bank(hand, position, now)
+    seats = {seat.number: seat for seat in named_seats(hand.table)}
+    _use_time_bank(hand, position, now, seats)
     _store_reshuffles(hand, engine, before)
     _store(hand, record, user=user, key=key)
-    _after_change(hand, engine, now=now)
-    _changed(table)
+    _after_change(hand, engine, now=now, seats=seats)
+    _moved(hand, engine, seats)
     return hand
+
+
+def _moved(hand: TableHand, engine: PlayHand, seats: dict[int, OnlineSeat]) -> None:
+    """``_changed`` after a move: the version bumped, and the table published after the commit
+    from the move's own rows (``move_snapshot``: no query to read them back) while the hand
+    runs; a settled hand's table is read back (its seats and chips changed elsewhere)."""
+    table = hand.table
+    if hand.is_over:
+        _changed(table)
+        return
+    OnlineTable.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    table.version += 1  # its row is locked since the move began: nothing else changed it
+    snapshot = move_snapshot(table, seats.values(), hand, engine)
+    transaction.on_commit(lambda: publish_table_changed(table.pk, snapshot))
 
 
 def _store_reshuffles(hand: TableHand, engine: PlayHand, before: int) -> None:
@@ -302,22 +326,19 @@ def _make(engine: PlayHand, action: str, amount: int | None, card: str = "") -> 
 
 
 def _store(hand: TableHand, record: PlayMove, *, user: User | None, key: str = "") -> None:
+    """Store a move at the hand's next sequence. Every move is stored under the table's and
+    the hand's locks at the sequence it read, a player's after his key was looked up under
+    them (``act``): no other move can take this sequence or this key, so neither unique
+    constraint can refuse it and no savepoint is needed."""
     hand.sequence += 1
-    if user is None:
-        # The server's move, under the table's and the hand's locks at the sequence it read:
-        # no other move can take this sequence, and it has no key (no savepoint needed).
-        HandAction.objects.create(hand=hand, sequence=hand.sequence, record=encode_move(record))
-        return
-    try:
-        with transaction.atomic():
-            HandAction.objects.create(
-                hand=hand, sequence=hand.sequence, record=encode_move(record), user=user, key=key
-            )
-    except IntegrityError:
-        raise TableError(_("That move was made already."), status=409) from None
+    HandAction.objects.create(
+        hand=hand, sequence=hand.sequence, record=encode_move(record), user=user, key=key
+    )
 
 
-def _use_time_bank(hand: TableHand, position: int, now: datetime) -> None:
+def _use_time_bank(
+    hand: TableHand, position: int, now: datetime, seats: dict[int, OnlineSeat]
+) -> None:
     """The time bank loses what the turn took beyond the action clock (R3.10)."""
     if not hand.bank_used or hand.turn_started_at is None:
         return
@@ -325,7 +346,7 @@ def _use_time_bank(hand: TableHand, position: int, now: datetime) -> None:
     used = (now - hand.turn_started_at).total_seconds() - (
         table.action_seconds + table.countdown_seconds
     )
-    seat = table.players.filter(number=hand.seat_numbers[position]).first()
+    seat = seats.get(hand.seat_numbers[position])
     if seat is not None:
         seat.time_bank = max(0, seat.time_bank - max(0, int(used + 0.999)))
         seat.save(update_fields=["time_bank"])
@@ -606,7 +627,7 @@ def expire_turn(
         return False
     hand.table = table
     engine = engine_of(hand)
-    seats = {seat.number: seat for seat in table.players.all()}
+    seats = {seat.number: seat for seat in named_seats(table)}
     seat = seats.get(hand.seat_numbers[hand.actor])
     if seat is not None and seat.is_bot:
         # The bot's whims, never cards: seeded by the table's secret bot seed, so a replay of the
@@ -634,7 +655,7 @@ def expire_turn(
             seat.save(update_fields=["time_bank", "status", "posts_big_blind"])
     _store(hand, record, user=None)
     _after_change(hand, engine, now=now, seats=seats)
-    _changed(table)
+    _moved(hand, engine, seats)
     return True
 
 

@@ -11,8 +11,8 @@ import json
 import logging
 
 from tables.online.broadcast import private_messages, public_message
-from tables.online.selectors import build_snapshot
-from tournaments.live import publish
+from tables.online.selectors import TableSnapshot, build_snapshot, keep_snapshot
+from tournaments.live import publish, publish_many
 from tournaments.live_clock import namespace
 
 logger = logging.getLogger(__name__)
@@ -49,13 +49,17 @@ def nudge(table_id: int, version: int) -> str:
     return json.dumps({"table": table_id, "version": version})
 
 
-def publish_table_changed(table_id: int) -> None:
+def publish_table_changed(table_id: int, snapshot: TableSnapshot | None = None) -> None:
     """Send every tab of the table its new version (called after the commit): the public table
     rendered once here, and to each player whose private part changed, his part on his own
-    channel (tables.online.broadcast). The snapshot is read first and kept in the cache, so a
-    tab that fetches its fragment (a first load, a reconnect) finds it."""
+    channel (tables.online.broadcast), all in one round trip to the bus. The snapshot (a move's
+    own, ``move_snapshot``, or read now) is kept in the cache, so a tab that fetches its
+    fragment (a first load, a reconnect) finds it."""
     try:
-        snapshot = build_snapshot(table_id)
+        if snapshot is None:
+            snapshot = build_snapshot(table_id)
+        else:
+            keep_snapshot(snapshot)
         if snapshot is None:
             return
         version = snapshot.table.version
@@ -64,9 +68,10 @@ def publish_table_changed(table_id: int) -> None:
         except Exception:
             logger.exception("could not render table %s: its tabs fetch it", table_id)
             message = nudge(table_id, version)
-        publish(table_channel(table_id), message)
+        messages = [(table_channel(table_id), message)]
         for user_id, private in private_messages(snapshot):
-            publish(user_channel(user_id), json.dumps(private))
+            messages.append((user_channel(user_id), json.dumps(private)))
+        publish_many(messages)
     except Exception:
         # The change is committed; every page still finds it by its conditional GET polling.
         logger.exception("could not publish a change of table %s", table_id)

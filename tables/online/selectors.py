@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -173,7 +174,9 @@ class TableSnapshot:
     seats: tuple[OnlineSeat, ...]
     names: dict[int, str]  # seat number -> the player's name at the table
     hand: TableHand | None
-    moves: tuple[dict[str, Any], ...]
+    # None: not read (a move's own snapshot, ``move_snapshot``): the rows up to the hand's
+    # sequence are read if its kept state is missing.
+    moves: tuple[dict[str, Any], ...] | None
     away: frozenset[int] = frozenset()  # seats whose player's connection dropped: not cached
 
 
@@ -184,12 +187,9 @@ def _snapshot_key(table_id: int, created_at: datetime, version: int) -> str:
     return f"online-snapshot:{namespace()}:{table_id}:{created}:{version}"
 
 
-def build_snapshot(table_id: int) -> TableSnapshot | None:
-    """The table as the database holds it now, kept in the cache under its version."""
-    table = OnlineTable.objects.filter(pk=table_id).first()
-    if table is None:
-        return None
-    seats = tuple(
+def named_seats(table: OnlineTable) -> list[OnlineSeat]:
+    """The table's seats by number, each with its player's names (``seat_names``): one query."""
+    return list(
         table.players.annotate(
             player_name=F("user__player__name"),
             first_name=F("user__first_name"),
@@ -197,25 +197,61 @@ def build_snapshot(table_id: int) -> TableSnapshot | None:
             username=F("user__username"),
         ).order_by("number")
     )
-    names = {
+
+
+def seat_names(seats: Iterable[OnlineSeat]) -> dict[int, str]:
+    """Seat number -> the player's name at the table, from ``named_seats``' seats."""
+    return {
         seat.number: _name(
-            seat.player_name,
-            f"{seat.first_name} {seat.last_name}",
-            seat.username,
+            seat.player_name,  # type: ignore[attr-defined]  # annotated
+            f"{seat.first_name} {seat.last_name}",  # type: ignore[attr-defined]
+            seat.username,  # type: ignore[attr-defined]
         )
         for seat in seats
     }
+
+
+def build_snapshot(table_id: int) -> TableSnapshot | None:
+    """The table as the database holds it now, kept in the cache under its version."""
+    table = OnlineTable.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = tuple(named_seats(table))
     hand = TableHand.objects.filter(table=table).order_by("-number").first()
     moves: tuple[dict[str, Any], ...] = ()
     if hand is not None:
         moves = tuple(hand.actions.order_by("sequence").values_list("record", flat=True))
-    snapshot = TableSnapshot(table=table, seats=seats, names=names, hand=hand, moves=moves)
+    snapshot = TableSnapshot(
+        table=table, seats=seats, names=seat_names(seats), hand=hand, moves=moves
+    )
+    keep_snapshot(snapshot)
+    return snapshot
+
+
+def keep_snapshot(snapshot: TableSnapshot) -> None:
+    """Keep a snapshot in the cache under its table's version (a failing cache: read again)."""
+    table = snapshot.table
     try:
         cache.set(
             _snapshot_key(table.pk, table.created_at, table.version), snapshot, SNAPSHOT_SECONDS
         )
     except Exception:
         logger.exception("could not cache table %s's snapshot", table.pk)  # read again next time
+
+
+def move_snapshot(
+    table: OnlineTable, seats: Iterable[OnlineSeat], hand: TableHand, engine: PlayHand
+) -> TableSnapshot:
+    """The table after a move, from the move's own rows instead of reading them back: the
+    table and the hand locked by the move (the table's version already bumped), the seats it
+    read with ``named_seats`` (and saved), its engine. Only for a move that leaves the hand
+    running (a settlement changes seats and chips elsewhere: ``build_snapshot`` reads those).
+    The engine serves this thread's drawing of the snapshot (``_engine``), never the cache."""
+    ordered = tuple(sorted(seats, key=lambda seat: seat.number))
+    snapshot = TableSnapshot(
+        table=table, seats=ordered, names=seat_names(ordered), hand=hand, moves=None
+    )
+    _engines.last = (snapshot, engine)
     return snapshot
 
 
@@ -259,7 +295,13 @@ def _engine(snapshot: TableSnapshot) -> PlayHand | None:
     if last is not None and last[0] is snapshot:
         kept: PlayHand = last[1]
         return kept
-    engine = kept_state(hand) or rebuild(hand, list(snapshot.moves))
+    engine = kept_state(hand)
+    if engine is None:
+        moves = snapshot.moves
+        if moves is None:  # a move's snapshot: the rows up to its sequence
+            rows = hand.actions.filter(sequence__lte=hand.sequence).order_by("sequence")
+            moves = tuple(rows.values_list("record", flat=True))
+        engine = rebuild(hand, list(moves))
     _engines.last = (snapshot, engine)
     return engine
 

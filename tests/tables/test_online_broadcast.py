@@ -29,7 +29,12 @@ def sent(monkeypatch):
         kind, number = channel.split(":")[-2:]
         published.append((kind, int(number), json.loads(payload)))
 
+    def publish_many(messages: list[tuple[str, str]]) -> None:
+        for channel, payload in messages:
+            publish(channel, payload)
+
     monkeypatch.setattr(online_publish, "publish", publish)
+    monkeypatch.setattr(online_publish, "publish_many", publish_many)
     return published
 
 

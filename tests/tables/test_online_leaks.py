@@ -453,7 +453,12 @@ def watch_table(django_capture_on_commit_callbacks, caplog, monkeypatch):
             watch.published.append(f"{channel} {payload}")
             real_publish(channel, payload)
 
+        def publish_many(messages: list[tuple[str, str]]) -> None:
+            for channel, payload in messages:
+                publish(channel, payload)
+
         monkeypatch.setattr(online_publish, "publish", publish)
+        monkeypatch.setattr(online_publish, "publish_many", publish_many)
         return watch
 
     return build
