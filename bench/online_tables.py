@@ -4,8 +4,10 @@ Recreates a PostgreSQL database (``floorman_bench_online``), seats 100 x 6 regul
 (log-ins with a password, not house bots) with a buy-in through the services and starts what
 the Procfile starts: gunicorn config.wsgi (pages, fragments, actions), uvicorn
 config.asgi:application (the ``/play/events/`` streams; the client routes by URL as a proxy
-would), a Celery worker and beat (the sweeper deals every hand). Redis is db 12 of the local
-server (``--redis-url``), so LIVE_BUS is redis.
+would), a Celery worker and beat (the sweeper deals every hand). Redis is a server of the run's
+own (or ``--redis-url``), so LIVE_BUS is redis. Each process's CPU in the measured window is
+read from /proc: the servers', the bench database's PostgreSQL backends (sampled twice a
+second), PostgreSQL's background processes (the whole server's) and the run's Redis.
 
 Each simulated player is one browser tab doing what static/js/table.js does: its session, ONE
 stream ``/play/events/?t=<table>``, and on a nudge newer than the version it shows (or its own
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -71,7 +74,15 @@ from bench.clock_phones import (  # noqa: E402 - after the path, for `python ben
     recreate_database,
     wait_for_http,
 )
+from bench.server_cpu import (  # noqa: E402
+    BackendSampler,
+    cpu_seconds,
+    postgres_background_pids,
+    private_redis,
+    total_cpu,
+)
 
+ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"  # bench.clock_phones' admin
 SECTION = "## Online tables: 100 tables of 6 players (bench/online_tables.py)"
 GOAL_P95_MS = 150.0
 SHOW_WAIT = 10.0  # seconds a move gets to reach every page of its table before it is missing
@@ -692,8 +703,12 @@ async def play(
         cpu = resource.getrusage(resource.RUSAGE_SELF)
         machine = machine_cpu()
         groups = group_cpu(args.pgids)
-        await asyncio.sleep(args.seconds)
-        report = usage(cpu, machine, groups, args)
+        servers_before = ServerCpu.start(args)
+        end = time.monotonic() + args.seconds
+        while time.monotonic() < end:  # the database's backends sampled twice a second
+            await asyncio.sleep(min(0.5, max(0.0, end - time.monotonic())))
+            servers_before.sample()
+        report = usage(cpu, machine, groups, args) | servers_before.report(args.seconds)
         run.acting = False
         deadline = time.monotonic() + DRAIN_SECONDS
         while any(table.pending for table in run.tables) and time.monotonic() < deadline:
@@ -735,6 +750,50 @@ def results(run: Run, args: argparse.Namespace) -> dict[str, Any]:
         "actions": stats.actions,
         "client_lag": summary(stats.lags),
     }
+
+
+@dataclass
+class ServerCpu:
+    """PostgreSQL's and Redis's CPU over the window: the bench database's backends (sampled,
+    bench.server_cpu.BackendSampler), PostgreSQL's background processes (the whole server's:
+    shared with other databases on this machine) and the Redis server when it is the run's own
+    (``--redis-url`` not given: bench.server_cpu.private_redis)."""
+
+    backends: BackendSampler | None
+    background: list[int]
+    background_cpu: float
+    redis_pid: int | None
+    redis_cpu: float
+
+    @classmethod
+    def start(cls, args: argparse.Namespace) -> ServerCpu:
+        database = getattr(args, "database_name", None)
+        backends = BackendSampler(ADMIN_URL, database) if database else None
+        if backends is not None:
+            backends.start()
+        background = postgres_background_pids()
+        redis_pid = getattr(args, "redis_pid", None)
+        return cls(
+            backends, background, total_cpu(background), redis_pid,
+            cpu_seconds(redis_pid) if redis_pid else 0.0,
+        )  # fmt: skip
+
+    def sample(self) -> None:
+        if self.backends is not None:
+            self.backends.sample()
+
+    def report(self, seconds: float) -> dict[str, Any]:
+        """Cores used during the window by each."""
+        shares: dict[str, float | None] = {
+            "postgres": round(self.backends.seconds() / seconds, 3) if self.backends else None,
+            "pg background": round((total_cpu(self.background) - self.background_cpu) / seconds, 3),
+            "redis": (
+                round((cpu_seconds(self.redis_pid) - self.redis_cpu) / seconds, 3)
+                if self.redis_pid
+                else None
+            ),
+        }
+        return {"server_cpu_share": shares}
 
 
 def machine_cpu() -> tuple[int, int]:
@@ -825,6 +884,7 @@ def servers(
     """gunicorn, uvicorn, a Celery worker and beat as in the Procfile; all stopped at the end.
     Yields the function that starts beat."""
     processes = Processes(folder)
+    args.database_name = database_url.rsplit("/", 1)[-1]  # its backends' CPU (ServerCpu)
     env = dict(
         os.environ,
         DJANGO_SETTINGS_MODULE="config.settings",
@@ -900,6 +960,13 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
     folder = ROOT / "bench" / "out" / f"online-{time.strftime('%Y%m%d-%H%M%S')}"
     folder.mkdir(parents=True)
     database_url = recreate_database(args.database)
+    with contextlib.ExitStack() as stack:
+        if args.redis_url is None:  # a Redis of the run's own: its CPU is the run's
+            args.redis_url, args.redis_pid = stack.enter_context(private_redis())
+        return _bench(args, folder, database_url)
+
+
+def _bench(args: argparse.Namespace, folder: Path, database_url: str) -> dict[str, Any]:
     flush_redis(args.redis_url)
     env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=args.redis_url, DEBUG="0")
     env.pop("LIVE_BUS", None)
@@ -972,6 +1039,7 @@ def render(report: dict[str, Any], args: argparse.Namespace, command: str) -> st
             f"| leaks (fragments / stream messages checked) | {report['leaks']} "
             f"({report['fragments_checked']} / {report['messages_checked']}) |",
             f"| CPU (cores) during the window | {cpu_line(report)} |",
+            f"| ms of CPU a move, by process | {per_move_line(report, args)} |",
             f"| load generator's event loop late p95 / max (ms) | "
             f"{report['client_lag'].get('p95')} / {report['client_lag'].get('max')} |",
             "",
@@ -984,6 +1052,25 @@ def ratio(move: dict[str, Any], peer: dict[str, Any]) -> str:
     if not isinstance(move.get("p95"), float) or not isinstance(peer.get("p95"), float):
         return "-"
     return f"{move['p95'] / peer['p95']:.1f}x"
+
+
+def per_move_line(report: dict[str, Any], args: argparse.Namespace) -> str:
+    """Each process's CPU in the window over the players' moves served in it (the servers'
+    other work, the deals and the bots' moves, the streams and the peers' pages, included)."""
+    moves = report["moves"]
+    if not moves:
+        return "-"
+    shares = report["cpu_share"] | report.get("server_cpu_share", {})
+    parts = []
+    for name, share in shares.items():
+        figure = "-" if share is None else f"{share * args.seconds / moves * 1000:.1f}"
+        parts.append(f"{name} {figure}")
+    servers = [
+        share for name, share in shares.items()
+        if name not in ("load generator", "pg background") and share is not None
+    ]  # fmt: skip
+    total = sum(servers) * args.seconds / moves * 1000
+    return ", ".join(parts) + f"; the servers together (PG background aside) {total:.1f}"
 
 
 def cpu_line(report: dict[str, Any]) -> str:
@@ -1019,7 +1106,10 @@ def arguments() -> argparse.ArgumentParser:
     parser.add_argument("--static", default="/static/css/floorman.css")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--database", default="floorman_bench_online")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/12")
+    parser.add_argument(
+        "--redis-url", default=None,
+        help="a Redis to use (its CPU is not read); by default the run starts its own",
+    )  # fmt: skip
     parser.add_argument("--write-results", action="store_true")
     return parser
 
@@ -1046,6 +1136,8 @@ def main() -> None:
     # One key for the run: the setup process signs the players' sessions with it, and the
     # servers must check them with the same one (production refuses to start without one).
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    # Production's settings (Redis, DEBUG off) seal running hands' decks with this key.
+    os.environ.setdefault("FLOORMAN_SEAL_KEYS", base64.b64encode(os.urandom(32)).decode())
     command = ".venv/bin/python -m bench.online_tables " + " ".join(sys.argv[1:])
     report = bench(args)
     print(json.dumps(report, indent=2))

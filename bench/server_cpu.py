@@ -116,3 +116,38 @@ def private_redis() -> Iterator[tuple[str, int]]:
 def redis_commands(client: redis.Redis) -> int:
     """Commands the Redis server has processed so far (INFO stats; this read not counted)."""
     return int(client.info("stats")["total_commands_processed"])
+
+
+class BackendSampler:
+    """The CPU of one database's PostgreSQL backends over a window. Backends come and go (a
+    stream's short connections): their pids are listed from ``pg_stat_activity`` (through a
+    connection to another database, not counted) at each ``sample()``, and each one's CPU is
+    its last reading less its reading at ``start()`` (0 if it began since). What a backend
+    spends after the last sample before it ends is missed: sample often (twice a second)."""
+
+    def __init__(self, admin_url: str, database: str) -> None:
+        self.admin_url = admin_url
+        self.database = database
+        self.baseline: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+
+    def _readings(self) -> dict[int, float]:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=5) as connection:
+            rows = connection.execute(
+                "select pid from pg_stat_activity where datname = %s", (self.database,)
+            ).fetchall()
+        return {int(pid): cpu_seconds(int(pid)) for (pid,) in rows}
+
+    def start(self) -> None:
+        self.baseline = self._readings()
+        self.last = dict(self.baseline)
+
+    def sample(self) -> None:
+        for pid, cpu in self._readings().items():
+            if cpu:  # a backend gone between the listing and the reading keeps its last
+                self.last[pid] = max(cpu, self.last.get(pid, 0.0))
+
+    def seconds(self) -> float:
+        return sum(cpu - self.baseline.get(pid, 0.0) for pid, cpu in self.last.items())
