@@ -152,3 +152,23 @@ def test_a_bots_move_costs_a_pinned_number_of_queries(
     assert len(sqls) == BOT_MOVE_QUERIES, "\n".join(sqls)
     assert TableHand.objects.get(pk=hand.pk).sequence == hand.sequence + 1
     assert [channel.split(":")[-2] for channel, _message in published] == ["table"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["tables:online_act", "tables:online_show", "tables:online_back", "tables:online_sit_out",
+     "tables:online_add_chips", "tables:online_leave", "tables:online_sit"],
+)  # fmt: skip
+def test_the_private_parts_remembered_addresses_are_the_reversed_ones(name):
+    from django.urls import reverse, set_script_prefix
+
+    from tables.templatetags.online_table_tags import table_url
+
+    assert table_url(name, 7) == reverse(name, args=[7])
+    assert table_url(name, 8) == reverse(name, args=[8]) != table_url(name, 7)
+    set_script_prefix("/floor/")  # a site served under a prefix: its own addresses
+    try:
+        assert table_url(name, 7) == reverse(name, args=[7])
+        assert table_url(name, 7).startswith("/floor/")
+    finally:
+        set_script_prefix("/")
