@@ -208,9 +208,10 @@ def bot_moves(meter: Meter, count: int) -> tuple[list[Cost], float]:
             online_play.deal_hand(table=table, now=now)
             continue
 
-        move = functools.partial(
-            online_play.expire_turn, hand_id=hand.pk, sequence=hand.sequence, now=now
-        )
+        move = functools.partial(  # as the sweeper calls it: the table's id from its query
+            online_play.expire_turn, hand_id=hand.pk, sequence=hand.sequence, now=now,
+            table_id=table.pk,
+        )  # fmt: skip
         costs.append(meter.measure(move))
     return costs, meter.background_cpu() - start
 
