@@ -46,11 +46,11 @@ import redis  # noqa: E402
 from bench.online_mtt import setup_django  # noqa: E402 - after the path
 from bench.server_cpu import (  # noqa: E402
     backend_pid,
+    background_readings,
     cpu_seconds,
-    postgres_background_pids,
+    grown,
     private_redis,
     redis_commands,
-    total_cpu,
 )
 
 SEQUENCES = (5, 60)
@@ -72,7 +72,6 @@ class Meter:
 
     redis_url: str
     redis_pid: int
-    background: list[int] = field(default_factory=postgres_background_pids)
     queries: int = 0
     client: redis.Redis = field(init=False)
     background_by_design: dict[str, float] = field(default_factory=dict)
@@ -105,8 +104,8 @@ class Meter:
         # The INFO read before counts in the one after; the pg_backend_pid() query does not.
         return Cost(cpu, self.queries - queries, redis_commands(self.client) - commands - 1)
 
-    def background_cpu(self) -> float:
-        return total_cpu(self.background)
+    def background_cpu(self) -> dict[int, float]:
+        return background_readings()
 
 
 def play_hand(meter: Meter, table: Any, users: dict[int, Any], *, replay: bool) -> dict[int, Cost]:
@@ -160,7 +159,7 @@ def run(meter: Meter, tables: int) -> dict[str, dict[int, list[Cost]]]:
         for design in ("kept", "replay"):
             start = meter.background_cpu()
             costs = play_hand(meter, table, users, replay=design == "replay")
-            background[design] += meter.background_cpu() - start
+            background[design] += grown(start, meter.background_cpu())
             for sequence, cost in costs.items():
                 results[design].setdefault(sequence, []).append(cost)
             running = TableHand.objects.get(table=table, is_over=False)
@@ -213,7 +212,7 @@ def bot_moves(meter: Meter, count: int) -> tuple[list[Cost], float]:
             table_id=table.pk,
         )  # fmt: skip
         costs.append(meter.measure(move))
-    return costs, meter.background_cpu() - start
+    return costs, grown(start, meter.background_cpu())
 
 
 def per_process(costs: list[Cost], background: float) -> dict[str, float]:

@@ -76,10 +76,10 @@ from bench.clock_phones import (  # noqa: E402 - after the path, for `python ben
 )
 from bench.server_cpu import (  # noqa: E402
     BackendSampler,
+    background_readings,
     cpu_seconds,
-    postgres_background_pids,
+    grown,
     private_redis,
-    total_cpu,
 )
 
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"  # bench.clock_phones' admin
@@ -760,8 +760,7 @@ class ServerCpu:
     (``--redis-url`` not given: bench.server_cpu.private_redis)."""
 
     backends: BackendSampler | None
-    background: list[int]
-    background_cpu: float
+    background: dict[int, float]
     redis_pid: int | None
     redis_cpu: float
 
@@ -771,10 +770,9 @@ class ServerCpu:
         backends = BackendSampler(ADMIN_URL, database) if database else None
         if backends is not None:
             backends.start()
-        background = postgres_background_pids()
         redis_pid = getattr(args, "redis_pid", None)
         return cls(
-            backends, background, total_cpu(background), redis_pid,
+            backends, background_readings(), redis_pid,
             cpu_seconds(redis_pid) if redis_pid else 0.0,
         )  # fmt: skip
 
@@ -786,7 +784,7 @@ class ServerCpu:
         """Cores used during the window by each."""
         shares: dict[str, float | None] = {
             "postgres": round(self.backends.seconds() / seconds, 3) if self.backends else None,
-            "pg background": round((total_cpu(self.background) - self.background_cpu) / seconds, 3),
+            "pg background": round(grown(self.background, background_readings()) / seconds, 3),
             "redis": (
                 round((cpu_seconds(self.redis_pid) - self.redis_cpu) / seconds, 3)
                 if self.redis_pid

@@ -63,6 +63,17 @@ def postgres_background_pids() -> list[int]:
     return sorted(found)
 
 
+def background_readings() -> dict[int, float]:
+    """CPU seconds so far of each of PostgreSQL's background processes (listed now)."""
+    return {pid: cpu_seconds(pid) for pid in postgres_background_pids()}
+
+
+def grown(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds spent between two readings by the processes read in the second: one that
+    began since counts from 0, one that ended since is left out (its last part is missed)."""
+    return sum(max(0.0, cpu - before.get(pid, 0.0)) for pid, cpu in after.items() if cpu)
+
+
 def backend_pid(connection: object) -> int:
     """The PostgreSQL backend serving a Django connection."""
     with connection.cursor() as cursor:  # type: ignore[attr-defined]
