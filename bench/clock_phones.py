@@ -19,9 +19,11 @@ minutes; everything started is stopped at the end, whatever happens.
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -103,6 +105,10 @@ def servers(args: argparse.Namespace, folder: Path, conn_max_age: int) -> Iterat
             REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
             DEBUG="0",
             LOG_LEVEL="WARNING",
+            # Production refuses to start without them (config/settings.py): the run's own.
+            SECRET_KEY=os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+            FLOORMAN_SEAL_KEYS=os.environ.get("FLOORMAN_SEAL_KEYS")
+            or base64.b64encode(secrets.token_bytes(32)).decode(),
         )
         env.pop("LIVE_BUS", None)
         web_port, events_port = free_port(), free_port()
