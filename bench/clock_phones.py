@@ -266,6 +266,21 @@ def change_rows(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def stage_rows(report: dict[str, Any]) -> list[str]:
+    lines, number = [], 0
+    for item in report["rounds"]:
+        if "stages" not in item:
+            continue
+        number += item["action"] == "next"
+        name = ROUND_NAMES[item["action"]] + (f" {number}" if item["action"] == "next" else "")
+        cells = [
+            f"{item['stages'][key].get('p50', '-')} / {item['stages'][key].get('p95', '-')}"
+            for key in ("post_to_read", "read_to_frame", "frame_to_phone")
+        ]
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {item['stages']['frame_bytes']} |")
+    return lines
+
+
 def goals(report: dict[str, Any]) -> str:
     changes = [r["phones"] for r in report["rounds"]]
     worst_p95 = max(r.get("p95", 1e9) for r in changes)
@@ -315,6 +330,18 @@ def render_run(
             "showed the next level from the state sent ahead, before the reconciler's push.",
             "",
         ]
+    lines += [
+        "Where each floor change's time went (ms, p50 / p95 over the phones, from the first "
+        "push each phone got; bench/clock_load.py `stages`): the POST sent to the clock read "
+        "by the publishing process (request, action, commit), that read to the frame leaving "
+        "the events process (render, bus, fan-out to 500 streams), that frame to the phone "
+        "(socket, the load process).",
+        "",
+        "| change | POST → read | read → frame out | frame → phone | frame bytes |",
+        "|---|---:|---:|---:|---:|",
+        *stage_rows(report),
+        "",
+    ]
     lines += [
         f"Fragment requests while the phones polled for {steady['seconds']:.0f} s: "
         f"{steady['fragment'].get('count', 0)} (statuses {steady['statuses']}, p95 "
