@@ -82,10 +82,9 @@ def _publish_clock(*, event_id: int, what: str) -> bool:
     code = Event.objects.filter(pk=event_id).values_list("code", flat=True).first()
     if code is None:
         return False
-    clock_etag.new_generation(code)  # every cached ETag of the clock is dropped
-    generation = clock_etag.clock_etag_generation(
-        code
-    )  # read before the database, as the view does
+    # Every cached ETag of the clock is dropped, the generation taken before the database is
+    # read, as the view does.
+    generation = clock_etag.new_generation(code)
     event = Event.objects.select_related("structure").get(pk=event_id)
     payload = clock_payload(event, what=what)
     clock_etag.prime_clock_etags(code, json.loads(payload)["clock"], generation=generation)

@@ -258,6 +258,33 @@ def test_a_published_state_primes_the_etag_cache(
         assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
 
 
+@pytest.mark.django_db
+def test_publishing_a_clock_change_costs_the_cache_two_round_trips(
+    client, event, floor_user, monkeypatch
+):
+    """Issue 17: the floor's press waits for the publish; dropping the cached ETags and priming
+    them in both languages is one write each (the generation is not read back), and the phones'
+    next poll in either language is still a 304 from the cache."""
+    from django.core.cache import cache
+
+    act_on_clock(event_id=event.pk, actor=floor_user, action=ClockAction.START)
+    calls = []
+    for name in ("get", "set", "get_many", "set_many", "delete"):
+        original = getattr(cache, name)
+        monkeypatch.setattr(
+            cache, name, lambda *a, _n=name, _o=original, **k: calls.append(_n) or _o(*a, **k)
+        )
+    live.publish_event_changed(event_id=event.pk, what="clock")
+    monkeypatch.undo()
+    assert calls == ["set", "set_many"]
+    pushed = json.loads(current_clock_payload(event.pk, client=None))["clock"]
+    url = reverse("tournaments:event_clock", args=[event.code])
+    for language in ("en", "de"):
+        etag = f'"{pushed["views"][language]["etag"]}"'
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag, HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 304, language
+
+
 @pytest.mark.skipif(not REDIS_URL, reason="needs the real Redis at REDIS_URL")
 @pytest.mark.django_db
 def test_a_kept_state_of_another_version_than_the_database_is_rendered_again(event, floor_user):
