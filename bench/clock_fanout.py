@@ -141,12 +141,13 @@ def one_run(args: argparse.Namespace, name: str, code_root: Path, python: str) -
          "--appendonly", "no"], stdout=subprocess.DEVNULL,
     )  # fmt: skip
     uvicorn = None
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
     try:
         channel, payload = clock_message(env, args.code)
         uvicorn = subprocess.Popen(
             [python, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
              "--port", str(port), "--log-level", "warning", "--backlog", "2048"],
-            cwd=code_root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=code_root, env=env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -154,8 +155,14 @@ def one_run(args: argparse.Namespace, name: str, code_root: Path, python: str) -
                 break
             time.sleep(0.2)
         result = asyncio.run(measure(args, port, redis_port, uvicorn.pid, channel, payload))
+        if result["streams"] < args.streams:  # say why, from the server's log
+            log.seek(0)
+            errors = [line for line in log.read().decode(errors="replace").splitlines()
+                      if "Error" in line]  # fmt: skip
+            result["server_errors"] = sorted(set(errors))[-5:]
         return {"name": name, **result}
     finally:
+        log.close()
         for process in (uvicorn, server):
             if process is not None:
                 process.terminate()
