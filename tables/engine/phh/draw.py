@@ -63,7 +63,7 @@ from tables.engine.phh.draw_document import (
     write_draw,
 )
 from tables.engine.phh.writer import POSTS_FIELD, TIME_OUT_ACTION
-from tables.engine.records import Call, Cause, Check, Fold, TimeOut
+from tables.engine.records import Call, Cause, Check, Fold, NextStreet, TimeOut
 
 _CAUSES = {cause.value: cause for cause in Cause if cause is not Cause.PLAYER}
 
@@ -212,7 +212,7 @@ class _Replay:
     @staticmethod
     def _act(
         hand: DrawHand, seat: int, verb: str, args: list[str], cause: Cause
-    ) -> DrawRecord | None:
+    ) -> DrawRecord | NextStreet | None:
         if verb == "f" and not args:
             return hand.apply(Fold(seat=seat, cause=cause))
         if verb == "cc" and not args:
