@@ -190,6 +190,17 @@ def decode_move(data: dict[str, Any]) -> PlayMove:
     raise ValueError(f"{data!r} is not a stored move")
 
 
+def blind_seats(hand: TableHand) -> dict[str, Any]:
+    """Who posted the blinds as the hand was dealt: its blind positions and, at an online
+    event, a dead small blind (R2.7). Every replay of the hand starts it so (``start_hand``,
+    the viewer's in tables.online.history), or the engine picks the usual seats instead."""
+    return {
+        "small_blind_seat": hand.rules.get("small_blind_position"),
+        "big_blind_seat": hand.rules.get("big_blind_position"),
+        "dead_small_blind": bool(hand.rules.get("dead_small_blind")),
+    }
+
+
 def start_hand(hand: TableHand) -> PlayHand:
     """The engine's hand as it stood when the cards were dealt."""
     cards = hand.cards()
@@ -207,18 +218,14 @@ def start_hand(hand: TableHand) -> PlayHand:
             stacks=[int(stack) for stack in hand.starting_stacks],
             button=hand.button,
             deck=deck,
-            small_blind_seat=hand.rules.get("small_blind_position"),
-            big_blind_seat=hand.rules.get("big_blind_position"),
-            dead_small_blind=bool(hand.rules.get("dead_small_blind")),
+            **blind_seats(hand),
         )
     return Hand.start(
         rules=rules_of(hand.rules),
         stacks=[int(stack) for stack in hand.starting_stacks],
         button=hand.button,
         deck=deck,
-        small_blind_seat=hand.rules.get("small_blind_position"),
-        big_blind_seat=hand.rules.get("big_blind_position"),
-        dead_small_blind=bool(hand.rules.get("dead_small_blind")),  # R2.7: online events
+        **blind_seats(hand),  # R2.7: a dead small blind at online events
         posts=[int(position) for position in hand.posts],
     )
 

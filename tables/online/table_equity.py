@@ -62,13 +62,7 @@ def table_equity(hand: TableHand | None, game: str) -> list[StreetEquity]:
         kept = None
     if kept is not None:
         return kept
-    try:
-        streets = _streets(hand, game)
-    except ValueError as refused:
-        # The spectator's replay refuses some tournament hands (a dead small blind); the
-        # table is shown without the figures rather than not at all.
-        logger.info("hand %s shows no all-in equity: the replay refused it (%s)", hand.pk, refused)
-        streets = []
+    streets = _streets(hand, game)
     try:
         cache.set(key, streets, KEPT_SECONDS)
     except Exception:

@@ -62,6 +62,7 @@ from tables.engine.phh.draw_document import (
     load_draw,
     write_draw,
 )
+from tables.engine.phh.reader import dead_small_blind
 from tables.engine.phh.writer import POSTS_FIELD, TIME_OUT_ACTION
 from tables.engine.records import Call, Cause, Check, Fold, NextStreet, TimeOut
 
@@ -157,6 +158,7 @@ class _Replay:
                 hole_cards=holes,
                 board=board,
                 posts=[number - 1 for number in posts],
+                dead_small_blind=dead_small_blind(self.history),  # R2.7
                 shown_cards=shown,
             )
         except ValueError as exc:
