@@ -1,6 +1,6 @@
 """The all-in runout shown street by street (issue 19): once nobody can act again, the live
-hands lie face up (TDA 16; RULES.md: where the sources are silent, the TDA rules) and the board
-comes one street at a time, settings.FLOORMAN_RUNOUT_PACE apart, each street a new table
+hands lie face up (TDA 16 in docs/rules.md: where the sources are silent, the TDA rules) and
+the board comes one street at a time, settings.FLOORMAN_RUNOUT_PACE apart, each street a new table
 version with each live hand's chance to win and tie for the cards to come; the sweeper deals
 each street once, from the database (a restart changes nothing), and after the river the pots
 are pushed. No card of a street to come reaches anyone before it is dealt."""

@@ -252,9 +252,9 @@ class HandState:
 
     @property
     def tabled(self) -> bool:
-        """Whether the live hands lie face up for everyone (TDA 16, RULES.md: where the sources
-        are silent, the TDA rules): a staged runout waits for its next street, so the betting
-        is over and nobody acts again in the hand."""
+        """Whether the live hands lie face up for everyone (TDA 16 in docs/rules.md: where the
+        house's sources are silent, the TDA rules): a staged runout waits for its next street,
+        so the betting is over and nobody acts again in the hand."""
         return self.street_waits
 
     def _return_uncalled(self) -> None:
