@@ -15,9 +15,11 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 
-from tables.engine import all_in_equity, card_name, parse_cards
+from tables.engine import DrawHand, all_in_equity, card_name, parse_cards
+from tables.engine.phh import read, read_draw
 from tables.online import broadcast
 from tables.online import play as online_play
+from tables.online.history import hand_phh, steps
 from tables.online.kept import forget_local
 from tables.online.models import Game, OnlineSeat, TableHand
 from tables.online.selectors import build_snapshot, table_view
@@ -130,6 +132,20 @@ def test_each_street_is_a_table_version_with_the_board_so_far_and_the_figures_to
     assert table.next_hand_at is not None  # the showdown pause, then the next deal
     moves = [m["move"] for m in hand.actions.order_by("sequence").values_list("record", flat=True)]
     assert moves[-3:] == ["street", "street", "street"]
+    _history_as_at_once(hand)
+
+
+def _history_as_at_once(hand: TableHand) -> None:
+    """The finished hand's history is that of the hand run out at once: the replayer's steps
+    with their figures, and a PHH document that replays to its stacks."""
+    replayed = [s for s in steps(hand, None) if s.equity]
+    assert len(replayed) == 3  # after the call, the flop, the turn
+    document = hand_phh(hand, None, all_cards=True)
+    assert "street" not in document and "staged" not in document
+    engine = online_play.engine_of(hand)
+    order = [(engine.button + 1 + k) % engine.n for k in range(engine.n)]
+    again = read_draw(document) if isinstance(engine, DrawHand) else read(document)
+    assert again.stacks == [engine.stacks[seat] for seat in order]
 
 
 def test_the_private_parts_and_every_viewer_see_no_card_to_come():
@@ -284,6 +300,7 @@ def test_draw_holdem_all_in_runs_out_street_by_street():
     online_play.sweep(now=_due(hand))
     hand.refresh_from_db()
     assert hand.is_over and sum(hand.final_stacks) == sum(hand.starting_stacks)
+    _history_as_at_once(hand)
 
 
 def test_a_pace_of_zero_runs_the_board_out_at_once(settings):
