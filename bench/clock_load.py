@@ -455,6 +455,7 @@ async def floor_round(
     awake = [phone for phone in phones if phone not in sleepers]
     report = {"action": action, "version": version}
     report["phones"] = change_report(await wait_for(awake, version=version, since=sent), sent)
+    report["stages"] = stages(awake, version=version, sent=sent)
     if sleepers:
         await asyncio.sleep(max(0.0, sent + SLEEP_SECONDS - time.time()))
         woke = time.time()
@@ -488,6 +489,33 @@ async def natural_round(phones: list[Phone], floor: Floor, lead: int) -> dict[st
         "phones": change_report(shown, boundary),
         "reconciler_push": change_report([push_time(p, version) for p in phones], boundary),
         "shown_ahead": sum(shown_how(phone, level + 1) == "ahead" for phone in phones),
+    }
+
+
+def stages(phones: list[Phone], *, version: int, sent: float) -> dict[str, Any]:
+    """Where a floor change's time went, from each phone's first push of ``version``: the POST
+    sent to the clock read by the publishing process (the message id's stamp: request,
+    action, commit), that read to the frame leaving the events process (its ``now``: render,
+    bus, fan-out to the streams), and that to the phone having it (socket, the load process).
+    Every process is on this machine's clock."""
+    read, fanned, delivered, size = [], [], [], 0
+    for phone in phones:
+        push = next(((at, state) for at, state in phone.pushes
+                     if state["version"] >= version), None)  # fmt: skip
+        if push is None:
+            continue
+        received, state = push
+        stamp = int(state["id"].split(".")[1]) / 1000
+        left = parse_time(state["now"])
+        read.append(stamp - sent)
+        fanned.append(left - stamp)
+        delivered.append(received - left)
+        size = max(size, len(json.dumps(state, separators=(",", ":"))))
+    return {
+        "post_to_read": summary(read),
+        "read_to_frame": summary(fanned),
+        "frame_to_phone": summary(delivered),
+        "frame_bytes": size,
     }
 
 

@@ -19,9 +19,11 @@ minutes; everything started is stopped at the end, whatever happens.
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -103,6 +105,10 @@ def servers(args: argparse.Namespace, folder: Path, conn_max_age: int) -> Iterat
             REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
             DEBUG="0",
             LOG_LEVEL="WARNING",
+            # Production refuses to start without them (config/settings.py): the run's own.
+            SECRET_KEY=os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+            FLOORMAN_SEAL_KEYS=os.environ.get("FLOORMAN_SEAL_KEYS")
+            or base64.b64encode(secrets.token_bytes(32)).decode(),
         )
         env.pop("LIVE_BUS", None)
         web_port, events_port = free_port(), free_port()
@@ -260,6 +266,21 @@ def change_rows(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def stage_rows(report: dict[str, Any]) -> list[str]:
+    lines, number = [], 0
+    for item in report["rounds"]:
+        if "stages" not in item:
+            continue
+        number += item["action"] == "next"
+        name = ROUND_NAMES[item["action"]] + (f" {number}" if item["action"] == "next" else "")
+        cells = [
+            f"{item['stages'][key].get('p50', '-')} / {item['stages'][key].get('p95', '-')}"
+            for key in ("post_to_read", "read_to_frame", "frame_to_phone")
+        ]
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {item['stages']['frame_bytes']} |")
+    return lines
+
+
 def goals(report: dict[str, Any]) -> str:
     changes = [r["phones"] for r in report["rounds"]]
     worst_p95 = max(r.get("p95", 1e9) for r in changes)
@@ -309,6 +330,18 @@ def render_run(
             "showed the next level from the state sent ahead, before the reconciler's push.",
             "",
         ]
+    lines += [
+        "Where each floor change's time went (ms, p50 / p95 over the phones, from the first "
+        "push each phone got; bench/clock_load.py `stages`): the POST sent to the clock read "
+        "by the publishing process (request, action, commit), that read to the frame leaving "
+        "the events process (render, bus, fan-out to 500 streams), that frame to the phone "
+        "(socket, the load process).",
+        "",
+        "| change | POST → read | read → frame out | frame → phone | frame bytes |",
+        "|---|---:|---:|---:|---:|",
+        *stage_rows(report),
+        "",
+    ]
     lines += [
         f"Fragment requests while the phones polled for {steady['seconds']:.0f} s: "
         f"{steady['fragment'].get('count', 0)} (statuses {steady['statuses']}, p95 "

@@ -196,6 +196,9 @@ FLOORMAN_PLAY_CHIPS = int(os.environ.get("FLOORMAN_PLAY_CHIPS", "10000"))
 FLOORMAN_BOTS_PLAY_ALONE = env_bool("FLOORMAN_BOTS_PLAY_ALONE", False)
 # Scales the pauses between online hands and the house bots' thinking (1: as played).
 FLOORMAN_TABLE_PACE = float(os.environ.get("FLOORMAN_TABLE_PACE", "1"))
+# An all-in's board comes a street at a time, this many seconds apart (times the table pace);
+# 0 deals it at once, as before (hands dealt then keep it to their end).
+FLOORMAN_RUNOUT_PACE = float(os.environ.get("FLOORMAN_RUNOUT_PACE", "2"))
 
 # --- Security (docs/operations.md#security): the secret key, CSP, HSTS, frames. ---
 # The embedded default (SQLite on one machine) generates its key once and keeps it in var/; a

@@ -31,4 +31,6 @@ $py -m ruff check .
 $py -m ruff format --check .
 $py -m mypy .
 DATABASE_URL=sqlite://:memory: $py manage.py makemigrations --check --dry-run -v0
-$py -m pytest "$@"
+# Two processes by default: much of the suite waits on servers, workers and Chromium, and the
+# machines it runs on have two cores. FLOORMAN_TEST_WORKERS=0 runs it in one process.
+$py -m pytest -n "${FLOORMAN_TEST_WORKERS:-2}" --durations=25 "$@"

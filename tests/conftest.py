@@ -26,6 +26,26 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+# Tests whose users log in to servers started as processes (gunicorn, the embedded default):
+# those servers know only the production hashers.
+_REAL_HASHERS_UNDER = ("tests/integration/", "tests/bench/")
+_QUICK_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _quick_passwords(request):
+    """PBKDF2's production work factor costs about 0.4 s for each user a test makes and each
+    log-in: a large share of the suite's time. Tests served in this process hash with MD5."""
+    path = request.node.path.as_posix()
+    if any(part in path for part in _REAL_HASHERS_UNDER):
+        yield
+        return
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=_QUICK_HASHERS):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _language_ends_with_the_test():
     """LocaleMiddleware activates a request's language and never resets it; the test client

@@ -52,9 +52,12 @@ def cached_clock_etag(code: str) -> str | None:
 
 def cache_clock_etag(code: str, etag: str, *, until: datetime | None, generation: str) -> None:
     """Keep the fragment's ETag until ``until`` (the level's end) or a few seconds, if sooner."""
+    cache.set(_etag_key(code), _entry(etag, until=until, generation=generation), CLOCK_ETAG_SECONDS)
+
+
+def _entry(etag: str, *, until: datetime | None, generation: str) -> tuple[str, float, str]:
     limit = time.time() + CLOCK_ETAG_SECONDS
-    expires = min(limit, until.timestamp()) if until else limit
-    cache.set(_etag_key(code), (etag, expires, generation), CLOCK_ETAG_SECONDS)
+    return etag, min(limit, until.timestamp()) if until else limit, generation
 
 
 def forget_clock_etag(event_id: int) -> None:
@@ -64,13 +67,21 @@ def forget_clock_etag(event_id: int) -> None:
         new_generation(code)
 
 
-def new_generation(code: str) -> None:
-    cache.set(_generation_key(code), str(time.time_ns()), None)
+def new_generation(code: str) -> str:
+    """Drop every cached ETag of the event's clock; the new generation, as read after it (a
+    writer that starts another one meanwhile only makes the entries primed with this one
+    stale, never an old one current). One round trip less on the floor's press (issue 17)."""
+    generation = str(time.time_ns())
+    cache.set(_generation_key(code), generation, None)
+    return generation
 
 
 def prime_clock_etags(code: str, state: dict[str, Any], *, generation: str) -> None:
-    """The phones' next conditional GETs find the new ETags in the cache: no query for a 304."""
+    """The phones' next conditional GETs find the new ETags in the cache: no query for a 304.
+    Every language in one round trip."""
     until = datetime.fromisoformat(state["ends_at"]) if state["ends_at"] else None
+    entries = {}
     for language, view in state["views"].items():
         with translation.override(language):
-            cache_clock_etag(code, view["etag"], until=until, generation=generation)
+            entries[_etag_key(code)] = _entry(view["etag"], until=until, generation=generation)
+    cache.set_many(entries, CLOCK_ETAG_SECONDS)

@@ -82,10 +82,9 @@ def _publish_clock(*, event_id: int, what: str) -> bool:
     code = Event.objects.filter(pk=event_id).values_list("code", flat=True).first()
     if code is None:
         return False
-    clock_etag.new_generation(code)  # every cached ETag of the clock is dropped
-    generation = clock_etag.clock_etag_generation(
-        code
-    )  # read before the database, as the view does
+    # Every cached ETag of the clock is dropped, the generation taken before the database is
+    # read, as the view does.
+    generation = clock_etag.new_generation(code)
     event = Event.objects.select_related("structure").get(pk=event_id)
     payload = clock_payload(event, what=what)
     clock_etag.prime_clock_etags(code, json.loads(payload)["clock"], generation=generation)
@@ -275,6 +274,10 @@ def _sse(*, event: str | None = None, data: str | None = None, comment: str | No
     return "\n".join(lines) + "\n\n"
 
 
+CONNECTED = (f"retry: {RETRY_MS}\n" + _sse(comment="connected")).encode()
+BEAT = _sse(comment="heartbeat").encode()
+
+
 def _current_clock(event_id: int, version: int | None) -> BusMessage | None:
     """The event's newest clock message for a tab that connects; no connection is kept."""
     try:
@@ -296,7 +299,7 @@ async def stream_event(
     last_event_id: str | None = None,
     version: int | None = None,
     heartbeat: float = HEARTBEAT_SECONDS,
-) -> AsyncIterator[str]:
+) -> AsyncIterator[bytes]:
     """Server-sent events for one event: the clock's state, `changed` nudges, heartbeats.
 
     Subscribed first, then the current state: whatever is published meanwhile is queued, and
@@ -308,25 +311,64 @@ async def stream_event(
     channel = channel_for(event_id)
     queue = hub.subscribe(channel)
     cursor = Cursor(language=language, last_event_id=last_event_id)
+    beat = _Heartbeat(queue, seconds=heartbeat)
     try:
-        yield f"retry: {RETRY_MS}\n" + _sse(comment="connected")
+        yield CONNECTED
         current = await sync_to_async(_current_clock)(event_id, version)
         if current is not None and (frame := cursor.resync(current)):
             yield frame
+        beat.start()
         while True:
-            try:
-                async with asyncio.timeout(heartbeat):
-                    message = await queue.get()
-            except TimeoutError:
-                yield _sse(comment="heartbeat")
-                continue
-            if frame := cursor.frame(message):
+            message = await queue.get()
+            if message is HEARTBEAT:
+                yield BEAT
+            elif frame := cursor.frame(message):
                 yield frame
+            beat.sent()
     except asyncio.CancelledError:
         logger.debug("stream of event %s closed by the client", event_id)
         raise
     finally:
+        beat.stop()
         hub.unsubscribe(channel, queue)
+
+
+HEARTBEAT = BusMessage(data={}, raw="", id=None)  # put on a stream's queue by its _Heartbeat
+
+
+class _Heartbeat:
+    """A stream's heartbeat after ``seconds`` without a frame: one timer per beat.
+
+    A timeout around every wait armed (and cancelled) a timer per stream for every message:
+    with 500 streams that was 500 timers per clock change in the events process, a fifth of
+    its work for one change (issue 17, bench/RESULTS.md).
+    """
+
+    def __init__(self, queue: asyncio.Queue[BusMessage], *, seconds: float) -> None:
+        self.queue = queue
+        self.seconds = seconds
+        self.loop = asyncio.get_running_loop()
+        self.last = self.loop.time()
+        self.timer: asyncio.TimerHandle | None = None
+
+    def start(self) -> None:
+        self.last = self.loop.time()
+        self.timer = self.loop.call_at(self.last + self.seconds, self._due)
+
+    def sent(self) -> None:
+        """A frame (or a heartbeat) went out: the next beat is due ``seconds`` from now."""
+        self.last = self.loop.time()
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+
+    def _due(self) -> None:
+        due = self.last + self.seconds
+        if self.loop.time() >= due:
+            _put_newest(self.queue, HEARTBEAT)
+            due = self.loop.time() + self.seconds
+        self.timer = self.loop.call_at(due, self._due)
 
 
 def stream_event_sync(
@@ -337,7 +379,7 @@ def stream_event_sync(
     language: str = settings.LANGUAGE_CODE,
     last_event_id: str | None = None,
     version: int | None = None,
-) -> Iterator[str]:
+) -> Iterator[bytes]:
     """The same stream for a WSGI server (the test server): polls the bus in its thread, ends.
 
     A WSGI worker is held while it runs, so it closes after ``seconds``; the browser reconnects
@@ -347,7 +389,7 @@ def stream_event_sync(
     beat = time.monotonic() + heartbeat
     cursor = Cursor(language=language, last_event_id=last_event_id)
     with SyncPoller(channel_for(event_id)) as poller:
-        yield f"retry: {RETRY_MS}\n" + _sse(comment="connected")
+        yield CONNECTED
         current = _current_clock(event_id, version)
         if current is not None and (frame := cursor.resync(current)):
             yield frame
@@ -358,7 +400,7 @@ def stream_event_sync(
                     yield frame
             if not messages and time.monotonic() >= beat:
                 beat = time.monotonic() + heartbeat
-                yield _sse(comment="heartbeat")
+                yield BEAT
 
 
 class SyncPoller:

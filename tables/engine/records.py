@@ -163,6 +163,17 @@ class AwardPot:
         return tuple(seat for seat, _ in self.shares)
 
 
+@record
+class NextStreet:
+    """The server dealt the next street of a staged all-in runout (``Rules.staged_runout``).
+
+    A move, never one of a hand's ``records``: the street's cards are its ``DealBoard``, so a
+    staged hand's records are those of the same hand run out at once.
+    """
+
+    street: Street
+
+
 Record = (
     PostAnte
     | PostBlind

@@ -62,6 +62,10 @@ class Rules:
     any_all_in_reopens: bool = False  # R3.7 house option for PLO
     omaha: bool = False  # R7.1: four hole cards, exactly two of them play
     smallest_chip: int = 1  # R7.1: a pot-limit bet's fraction of a chip rounds up to this chip
+    # An all-in's board comes one street at a time: with the betting closed and at most one
+    # player able to act, the hand waits (``street_waits``) for the server's ``deal_street``
+    # before each street (the online tables' runout, shown street by street). Off: at once.
+    staged_runout: bool = False
 
     def __post_init__(self) -> None:
         if self.small_blind < 0 or self.big_blind <= 0 or self.ante < 0:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+
 from tables.engine import (
     AnteMode,
     Betting,
@@ -15,8 +17,10 @@ from tables.engine import (
     Fold,
     Hand,
     Move,
+    NextStreet,
     RaiseTo,
     Rules,
+    Street,
     TimeOut,
     limit_small_blind,
     reshuffle_order,
@@ -27,7 +31,7 @@ from tables.online.models import Game, OnlineTable, TableHand, open_move
 
 # The engines an online table drives; they share the public shape of ``Hand``.
 PlayHand = Hand | StudHand | DrawHand
-PlayMove = Move | BringIn | Swap | StandPat | Reshuffle
+PlayMove = Move | BringIn | Swap | StandPat | Reshuffle | NextStreet
 STUD_MAX_PLAYERS = 8  # R7.2
 
 BETTING = {
@@ -54,6 +58,8 @@ def table_rules(
         "small_blind_counts_as_big": table.small_blind_counts_as_big,  # R3.6
         "any_all_in_reopens": table.any_all_in_reopens,  # R3.7
         "smallest_chip": table.smallest_chip,  # R7.1
+        # An all-in's board a street at a time (Rules.staged_runout; tables.online.play).
+        "staged_runout": not is_stud(game) and float(settings.FLOORMAN_RUNOUT_PACE) > 0,
     }
 
 
@@ -88,6 +94,7 @@ def rules_of(stored: dict[str, Any]) -> Rules:
         pot_limit_small_blind_counts_as_big=bool(stored.get("small_blind_counts_as_big")),
         any_all_in_reopens=bool(stored.get("any_all_in_reopens")),
         smallest_chip=int(stored.get("smallest_chip", 1)),
+        staged_runout=bool(stored.get("staged_runout")),  # hands before it: run out at once
     )
 
 
@@ -133,12 +140,16 @@ def encode_move(record: PlayMove) -> dict[str, Any]:
             }
         case TimeOut(seat=seat):
             return {"move": "time_out", "position": seat}
+        case NextStreet(street=street):
+            return {"move": "street", "street": int(street)}  # the server's: no card in it
     raise ValueError(f"{record!r} is not a move")
 
 
 def decode_move(data: dict[str, Any]) -> PlayMove:
     """The engine record of a stored move."""
     data = open_move(data)  # a running hand's swap or reshuffle keeps its cards sealed
+    if data["move"] == "street":
+        return NextStreet(street=Street(int(data["street"])))
     if data["move"] == "reshuffle":
         return Reshuffle(count=int(data["count"]), cards=tuple(int(c) for c in data["cards"]))
     position = int(data["position"])
@@ -179,6 +190,17 @@ def decode_move(data: dict[str, Any]) -> PlayMove:
     raise ValueError(f"{data!r} is not a stored move")
 
 
+def blind_seats(hand: TableHand) -> dict[str, Any]:
+    """Who posted the blinds as the hand was dealt: its blind positions and, at an online
+    event, a dead small blind (R2.7). Every replay of the hand starts it so (``start_hand``,
+    the viewer's in tables.online.history), or the engine picks the usual seats instead."""
+    return {
+        "small_blind_seat": hand.rules.get("small_blind_position"),
+        "big_blind_seat": hand.rules.get("big_blind_position"),
+        "dead_small_blind": bool(hand.rules.get("dead_small_blind")),
+    }
+
+
 def start_hand(hand: TableHand) -> PlayHand:
     """The engine's hand as it stood when the cards were dealt."""
     cards = hand.cards()
@@ -196,18 +218,14 @@ def start_hand(hand: TableHand) -> PlayHand:
             stacks=[int(stack) for stack in hand.starting_stacks],
             button=hand.button,
             deck=deck,
-            small_blind_seat=hand.rules.get("small_blind_position"),
-            big_blind_seat=hand.rules.get("big_blind_position"),
-            dead_small_blind=bool(hand.rules.get("dead_small_blind")),
+            **blind_seats(hand),
         )
     return Hand.start(
         rules=rules_of(hand.rules),
         stacks=[int(stack) for stack in hand.starting_stacks],
         button=hand.button,
         deck=deck,
-        small_blind_seat=hand.rules.get("small_blind_position"),
-        big_blind_seat=hand.rules.get("big_blind_position"),
-        dead_small_blind=bool(hand.rules.get("dead_small_blind")),  # R2.7: online events
+        **blind_seats(hand),  # R2.7: a dead small blind at online events
         posts=[int(position) for position in hand.posts],
     )
 

@@ -40,6 +40,7 @@ from tables.hand_names import hand_name
 from tables.online.engine import (
     PlayHand,
     PlayMove,
+    blind_seats,
     decode_move,
     rebuild,
     rules_of,
@@ -92,8 +93,7 @@ def viewer_hand(hand: TableHand, viewer_id: int | None, *, all_cards: bool = Fal
         button=hand.button,
         hole_cards=holes,
         board=full.board,
-        small_blind_seat=hand.rules.get("small_blind_position"),
-        big_blind_seat=hand.rules.get("big_blind_position"),
+        **blind_seats(hand),  # as it was dealt: R2.7's dead small blind too
         posts=[int(p) for p in hand.posts],
     )
     for move in moves:
@@ -118,8 +118,7 @@ def _viewer_draw_hand(hand: TableHand, full: DrawHand, seen: set[int]) -> DrawHa
         stacks=[int(s) for s in hand.starting_stacks],
         button=hand.button,
         records=censored,  # type: ignore[arg-type]
-        small_blind_seat=hand.rules.get("small_blind_position"),
-        big_blind_seat=hand.rules.get("big_blind_position"),
+        **blind_seats(hand),  # as it was dealt: R2.7's dead small blind too
     )
 
 

@@ -3,8 +3,9 @@ players, house bots) and the settlement, each under the hand row's lock.
 
 Every move is checked by the engine on the hand rebuilt from its rows, stored under a unique
 (hand, sequence) with the request's idempotency key, and told to the open pages after the
-commit. Time-outs and the next deal are applied by the sweeper (``sweep``, run by Celery beat):
-"if the hand is still at sequence N and its deadline passed" — no timer in any web process.
+commit. Time-outs, the streets of an all-in runout (each after a pause, to be seen) and the
+next deal are applied by the sweeper (``sweep``, run by Celery beat): "if the hand is still at
+sequence N and its deadline passed" — no timer in any web process.
 """
 
 from __future__ import annotations
@@ -385,6 +386,14 @@ def _after_change(
         hand.reconnect_extended = hand.bank_used = False
         _settle(hand, engine, seats, now=now)
         return
+    if engine.actor is None:
+        # A staged all-in runout (Rules.staged_runout): the hands lie face up (TDA 16) and the
+        # next street comes after a pause, dealt by the sweeper (``expire_turn``), once.
+        hand.turn_started_at = None
+        hand.reconnect_extended = hand.bank_used = False
+        hand.deadline = now + _runout_pause()
+        hand.save(update_fields=TURN_FIELDS)
+        return
     if swapped_on and hand.deadline is not None:
         hand.save(update_fields=TURN_FIELDS)  # R7.11: a swap runs on the player's clock
         return
@@ -475,6 +484,12 @@ def _pace() -> float:
     return float(settings.FLOORMAN_TABLE_PACE)
 
 
+def _runout_pause() -> timedelta:
+    """The pause before each street of an all-in runout: settings.FLOORMAN_RUNOUT_PACE seconds
+    (about 2), scaled by the table's pace like the other pauses."""
+    return timedelta(seconds=float(settings.FLOORMAN_RUNOUT_PACE) * _pace())
+
+
 def _pause(engine: PlayHand) -> timedelta:
     """The pause before the next deal: longer after a showdown, to see it."""
     seconds = SHOWDOWN_PAUSE if went_to_showdown(engine) else FOLDED_PAUSE
@@ -505,7 +520,7 @@ def leave(*, table: OnlineTable, user: User, now: datetime | None = None) -> int
     if hand is not None and user.pk in hand.user_ids:
         seat.leaving = True
         seat.save(update_fields=["leaving"])
-        _after_change(hand, engine_of(hand), now=now)
+        _absent_now(hand, now=now)
         _changed(table)
         return None
     amount = cash_out(seat=seat)
@@ -536,8 +551,11 @@ def sit_out(*, table: OnlineTable, user: User, now: datetime | None = None) -> O
 def _absent_now(hand: TableHand | None, *, now: datetime) -> None:
     """If the running hand (locked) waits for an absent player, his hand checks or folds now
     (R2.9)."""
-    if hand is not None:
-        _after_change(hand, engine_of(hand), now=now)
+    if hand is None:
+        return
+    engine = engine_of(hand)
+    if engine.actor is not None:  # a runout's street waits for nobody (and keeps its time)
+        _after_change(hand, engine, now=now)
 
 
 @transaction.atomic
@@ -610,8 +628,9 @@ def is_connected(user_id: int, *, now: datetime) -> bool:
 def expire_turn(
     *, hand_id: int, sequence: int, now: datetime | None = None, table_id: int | None = None
 ) -> bool:
-    """The actor's time ran out (or a bot's thinking): apply the server's move once, at the
-    cost of a player's move (the kept engine, the seats read once).
+    """The actor's time ran out (or a bot's thinking), or a runout's pause before its next
+    street: apply the server's move once, at the cost of a player's move (the kept engine, the
+    seats read once).
 
     Idempotent: nothing happens unless the hand is still at ``sequence`` and past its deadline.
     """
@@ -623,10 +642,12 @@ def expire_turn(
     hand = lock_hand(table_id, hand_id)
     if hand is None or hand.is_over or hand.sequence != sequence:
         return False
-    if hand.deadline is None or hand.deadline > now or hand.actor is None:
+    if hand.deadline is None or hand.deadline > now:
         return False
     hand.table = table
     engine = engine_of(hand)
+    if hand.actor is None:
+        return _deal_street(hand, engine, now=now)
     seats = {seat.number: seat for seat in named_seats(table)}
     seat = seats.get(hand.seat_numbers[hand.actor])
     if seat is not None and seat.is_bot:
@@ -656,6 +677,18 @@ def expire_turn(
     _store(hand, record, user=None)
     _after_change(hand, engine, now=now, seats=seats)
     _moved(hand, engine, seats)
+    return True
+
+
+def _deal_street(hand: TableHand, engine: PlayHand, *, now: datetime) -> bool:
+    """The next street of a staged all-in runout, its pause over: a new table version with the
+    board so far (and the figures for the cards to come); after the river the pots are pushed.
+    Under the hand's lock at the sequence the sweeper read: a second sweeper finds it moved."""
+    if isinstance(engine, StudHand) or not engine.street_waits:
+        return False
+    _store(hand, engine.deal_street(), user=None)
+    _after_change(hand, engine, now=now)
+    _changed(hand.table)
     return True
 
 
@@ -708,8 +741,8 @@ def reconnected(*, user_id: int, now: datetime | None = None) -> int:
 
 
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
-    """Beat's job: every expired turn and every due deal, each once, each in its own
-    transaction (a failure at one table stops no other)."""
+    """Beat's job: every expired turn, every runout's due street and every due deal, each once,
+    each in its own transaction (a failure at one table stops no other)."""
     now = now or timezone.now()
     done = {"turns": 0, "deals": 0, "failed": 0}
     due = TableHand.objects.filter(is_over=False, deadline__lte=now)

@@ -272,11 +272,14 @@ def table_snapshot(table: OnlineTable | TableTag) -> TableSnapshot | None:
 
 
 def visible_cards(hand: TableHand, engine: PlayHand, position: int, viewer_id: int | None) -> bool:
-    """Whether the viewer may see the hole cards at ``position``: his own, or shown after the
-    hand (R1.8). Never a live card of anybody else, whoever asks."""
+    """Whether the viewer may see the hole cards at ``position``: his own, shown after the
+    hand (R1.8), or tabled in an all-in runout, where nobody acts again (TDA 16: every live
+    hand face up; the engine's ``tabled``). Never another live card, whoever asks."""
     if viewer_id is not None and hand.user_ids[position] == viewer_id:
         return True
-    return hand.is_over and position in hand.shown
+    if hand.is_over:
+        return position in hand.shown
+    return not isinstance(engine, StudHand) and engine.tabled and not engine.folded[position]
 
 
 def _cards(

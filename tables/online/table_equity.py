@@ -1,12 +1,13 @@
-"""All-in equity on the live table (issue 19): each shown player's chance to win and to tie at
-each street of an all-in, on the public table.
+"""All-in equity on the live table (issue 19): each live player's chance to win and to tie for
+the cards to come, street by street, on the public table.
 
-The engine runs the board out at once when nobody can act again, and the hands are face up to
-everyone only once the hand is over (R1.8, TDA 16; ``selectors.visible_cards``). So the figures
-appear then, street by street, from the shown hands and the board only: the hand replayed as a
-spectator sees it (``history.viewer_hand``), the replayer's own function
-(``history_equity.equity_by_record``). A finished hand does not change but for a hand shown by
-choice, so the figures are computed once per hand and shown set, never per viewer.
+When nobody can act again, the hand's board comes a street at a time (a staged runout,
+``Rules.staged_runout``; tables.online.play) with the live hands face up to everyone (TDA 16;
+``selectors.visible_cards``): at each street the figures are those of the hands tabled and the
+board so far, by the replayer's own function (``history_equity.equity_by_record``), which never
+reads the deck. After the hand they are those of the hands shown (R1.8), the hand replayed as a
+spectator sees it (``history.viewer_hand``). Either is computed once per table version of the
+hand (its sequence, or its shown set), never per viewer.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from tables.engine import DealBoard
+from tables.engine import DealBoard, StudHand
+from tables.online.engine import PlayHand, is_stud, rebuild
 from tables.online.history import viewer_hand
 from tables.online.history_equity import equity_by_record
+from tables.online.kept import kept_state
 from tables.online.models import TableHand
 from tournaments.live_clock import namespace
 
@@ -41,8 +44,15 @@ def _key(hand: TableHand) -> str:
 
 
 def table_equity(hand: TableHand | None, game: str) -> list[StreetEquity]:
-    """The finished hand's all-in figures by street, from the cards face up; [] for none."""
-    if hand is None or not hand.is_over or len(hand.shown) < 2:
+    """The hand's all-in figures by street, from the cards face up; [] for none. A running
+    hand has them only in a runout (nobody's turn: the hand waits for its next street)."""
+    if hand is None:
+        return []
+    if not hand.is_over:
+        if hand.actor is not None or is_stud(game):
+            return []  # someone acts: the hands are not tabled
+        return _runout(hand, game)
+    if len(hand.shown) < 2:
         return []
     key = _key(hand)
     try:
@@ -52,13 +62,31 @@ def table_equity(hand: TableHand | None, game: str) -> list[StreetEquity]:
         kept = None
     if kept is not None:
         return kept
+    streets = _streets(hand, game)
     try:
-        streets = _streets(hand, game)
-    except ValueError as refused:
-        # The spectator's replay refuses some tournament hands (a dead small blind); the
-        # table is shown without the figures rather than not at all.
-        logger.info("hand %s shows no all-in equity: the replay refused it (%s)", hand.pk, refused)
-        streets = []
+        cache.set(key, streets, KEPT_SECONDS)
+    except Exception:
+        logger.warning("the cache failed: hand %s's equity is not kept", hand.pk)
+    return streets
+
+
+def _runout(hand: TableHand, game: str) -> list[StreetEquity]:
+    """A running hand's figures in its staged runout, up to the board dealt so far."""
+    key = f"{namespace()}:online-runout-equity:{hand.pk}:{hand.commitment}:{hand.sequence}"
+    try:
+        kept: list[StreetEquity] | None = cache.get(key)
+    except Exception:
+        logger.warning("the cache failed: hand %s's equity is computed again", hand.pk)
+        kept = None
+    if kept is not None:
+        return kept
+    engine = kept_state(hand)
+    if engine is None:
+        moves = hand.actions.filter(sequence__lte=hand.sequence).order_by("sequence")
+        engine = rebuild(hand, list(moves.values_list("record", flat=True)))
+    # Only the tabled hands and the board dealt: the deck is never read (all_in_equity).
+    tabled = not isinstance(engine, StudHand) and engine.tabled
+    streets = _streets_of(hand, engine, game) if tabled else []
     try:
         cache.set(key, streets, KEPT_SECONDS)
     except Exception:
@@ -68,6 +96,10 @@ def table_equity(hand: TableHand | None, game: str) -> list[StreetEquity]:
 
 def _streets(hand: TableHand, game: str) -> list[StreetEquity]:
     engine = viewer_hand(hand, None)  # the shown hands only: what every spectator saw
+    return _streets_of(hand, engine, game)
+
+
+def _streets_of(hand: TableHand, engine: PlayHand, game: str) -> list[StreetEquity]:
     found = equity_by_record(engine, game, seed=hand.pk)  # the replayer's very figures
     streets: list[StreetEquity] = []
     board = 0

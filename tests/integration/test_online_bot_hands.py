@@ -1,4 +1,4 @@
-"""Thousands of house-bot hands dealt and played by the table service on the real PostgreSQL.
+"""House-bot hands (200; 2,000 on demand) dealt and played by the table service on PostgreSQL.
 
 Several tables (no-limit, pot-limit and limit hold'em, two to ten bots each) are run by the
 sweeper (``online_play.sweep``) on a fake clock that jumps past every bot's thinking time and
@@ -38,16 +38,14 @@ TABLES = [
     (Game.POT_LIMIT_HOLDEM, 3), (Game.POT_LIMIT_HOLDEM, 8),
     (Game.LIMIT_HOLDEM, 2), (Game.LIMIT_HOLDEM, 5), (Game.LIMIT_HOLDEM, 9),
 ]  # fmt: skip
-# The aim is 2,000 hands. Each costs the service some 150 queries (about 14 a move), so on this
-# 2-core machine the play is boxed in time to keep the test near 90 s with its checks, and
-# FLOORMAN_BOT_HANDS_SECONDS=600 makes the full run of 2,000 (bench figures: the report).
-HANDS = 2_000
-TIME_BOX = float(os.environ.get("FLOORMAN_BOT_HANDS_SECONDS", "60"))
-AT_LEAST = 150  # hands: fewer means the service has become several times slower, or stuck
+# The suite plays 200 hands (about 30 a table) and waits for them however loaded the machine
+# is, up to a generous cap; FLOORMAN_BOT_HANDS=2000 makes the full run of 2,000.
+HANDS = int(os.environ.get("FLOORMAN_BOT_HANDS", "200"))
+CAP_SECONDS = 900.0  # fewer hands by then means the service has become far slower, or stuck
 STEP = timedelta(seconds=6)  # past a bot's thinking (at most 1.6 s) and any pause (at most 5 s)
 
 
-def test_thousands_of_bot_hands_conserve_chips_replay_and_export_to_phh(settings):
+def test_hundreds_of_bot_hands_conserve_chips_replay_and_export_to_phh(settings):
     settings.FLOORMAN_BOTS_PLAY_ALONE = True
     with connection.cursor() as cursor:  # this test's data need not outlive a power cut
         cursor.execute("SET synchronous_commit TO OFF")
@@ -62,7 +60,8 @@ def test_thousands_of_bot_hands_conserve_chips_replay_and_export_to_phh(settings
     started = time.monotonic()
     sweeps = busted = 0
     finished = 0
-    while finished < HANDS and time.monotonic() - started < TIME_BOX:
+    while finished < HANDS:
+        assert time.monotonic() - started < CAP_SECONDS, f"{finished} of {HANDS} hands played"
         now += STEP
         done = online_play.sweep(now=now)
         sweeps += 1
@@ -73,7 +72,7 @@ def test_thousands_of_bot_hands_conserve_chips_replay_and_export_to_phh(settings
             assert seated == ledger, (table.name, seated, ledger)
             busted += replenish(table, floor)
         finished += len(ended)
-    assert TableHand.objects.filter(is_over=True).count() == finished >= AT_LEAST
+    assert TableHand.objects.filter(is_over=True).count() == finished >= HANDS
     played = time.monotonic() - started
 
     hands = list(TableHand.objects.filter(is_over=True).order_by("pk"))

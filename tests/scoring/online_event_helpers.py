@@ -60,7 +60,7 @@ def run_event(
     event: Event,
     *,
     now: datetime,
-    step: float = 0.2,
+    step: float = 0.6,
     max_steps: int = 200_000,
     each_step: Callable[[datetime], None] | None = None,
 ) -> datetime:

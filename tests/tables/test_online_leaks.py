@@ -71,14 +71,17 @@ class Sight:
 
 
 def sight(hand: TableHand, viewer_id: int | None, *, all_cards: bool = False) -> Sight:
-    """The board dealt so far, the viewer's own hole cards, after the hand the shown ones (R1.8);
-    an admin's export of a closed table: every hole card."""
+    """The board dealt so far, the viewer's own hole cards, after the hand the shown ones (R1.8),
+    in an all-in runout the live hands (TDA 16); an admin's export of a closed table: every hole
+    card."""
     engine = online_play.engine_of(hand)
     seen = {card_name(card) for card in engine.board}
     visible = set()
+    tabled = not hand.is_over and getattr(engine, "tabled", False)
     for position, hole in enumerate(engine.hole_cards):
         mine = viewer_id is not None and hand.user_ids[position] == viewer_id
-        if all_cards or mine or (hand.is_over and position in hand.shown):
+        face_up = tabled and not engine.folded[position]
+        if all_cards or mine or face_up or (hand.is_over and position in hand.shown):
             seen.update(card_name(card) for card in hole or ())
             visible.add(position)
     names = {r.seat: hand_name(r.value) for r in engine.records if isinstance(r, ShowHand)}
@@ -610,6 +613,34 @@ def test_r2_9_a_player_who_leaves_mid_hand_folds_and_his_cards_stay_hidden(watch
     play_script(watch, [("carol", "call"), ("carol", "check"), ("alice", "raise", 30)])
     play_script(watch, [("carol", "fold")])
     assert not OnlineSeat.objects.filter(table=watch.table, user_id=watch.role("bob").user_id)
+    close_and_export(watch)
+
+
+def next_street(watch: Watch):
+    """The sweeper deals a staged runout's next street once its pause is over."""
+
+    def run():
+        hand = TableHand.objects.get(pk=watch.hand.pk)
+        later = hand.deadline + timedelta(milliseconds=1)
+        assert online_play.expire_turn(hand_id=hand.pk, sequence=hand.sequence, now=later)
+        assert hand.actions.order_by("sequence").last().record["move"] == "street"
+
+    return run
+
+
+def test_tda_16_an_all_in_runout_tables_the_hands_and_no_street_comes_early(watch_table, settings):
+    settings.FLOORMAN_RUNOUT_PACE = 0.05  # staged: each street a version of its own
+    watch = watch_table(["alice", "bob", "carol"])
+    watch.step("the deal", deal(watch, ["7c2d", "AsAd", "KsKh"], "Qh9c5h3s8d"))
+    play_script(watch, [("alice", "raise", 1000), ("bob", "fold"), ("carol", "call")])
+    hand = TableHand.objects.get(pk=watch.hand.pk)
+    assert not hand.is_over and sight(hand, None).cards == {"As", "Ad", "Ks", "Kh"}
+    for board in (3, 4, 5):
+        watch.step(f"the sweeper deals {board} cards", next_street(watch))
+        hand.refresh_from_db()
+        assert len(online_play.engine_of(hand).board) == board
+    assert hand.is_over and set(hand.shown) == {0, 2}
+    assert "7c" not in sight(hand, None).cards  # bob's folded hand stays his
     close_and_export(watch)
 
 

@@ -105,9 +105,9 @@ def test_one_hub_per_event_loop_and_streams_share_it(settings):
 
 def skip_comments(stream):
     async def next_frame():
-        chunk = await anext(stream)
+        chunk = (await anext(stream)).decode()
         while chunk.startswith(":"):
-            chunk = await anext(stream)
+            chunk = (await anext(stream)).decode()
         return chunk
 
     return next_frame
@@ -122,13 +122,13 @@ def test_the_stream_sends_the_state_then_changes_then_cleans_up_when_the_client_
         stream = live.stream_event(event.pk, heartbeat=0.2)
         next_frame = skip_comments(stream)
         hello = await anext(stream)
-        assert hello.startswith("retry: 2000\n")
-        current = await anext(stream)  # a tab that says nothing gets the state at once
+        assert hello.startswith(b"retry: 2000\n")
+        current = (await anext(stream)).decode()  # a tab that says nothing gets the state at once
         assert current.startswith("id: 0.")
         assert "\nevent: clock\ndata: {" in current
         hub = await live.get_hub()
         assert hub.subscribers(live.channel_for(event.pk)) == 1
-        assert await anext(stream) == ": heartbeat\n\n"
+        assert await anext(stream) == b": heartbeat\n\n"
         await sync_to_async(live.publish_event_changed)(event_id=event.pk, what="standings")
         chunk = await next_frame()
         assert chunk.startswith("event: changed\ndata: {")
@@ -154,7 +154,9 @@ def test_the_wsgi_stream_polls_the_bus_and_ends(settings):
     settings.LIVE_BUS = "db"
     mine = make_event()
     other = make_event(structure=mine.structure)
-    stream = live.stream_event_sync(mine.pk, seconds=1.0, heartbeat=0.2)
+    stream = (
+        chunk.decode() for chunk in live.stream_event_sync(mine.pk, seconds=1.0, heartbeat=0.2)
+    )
     assert next(stream).startswith("retry: 2000\n")
     assert "event: clock" in next(stream)  # the current state
     live.publish_event_changed(event_id=mine.pk, what="standings")
@@ -202,3 +204,62 @@ def test_old_db_messages_are_pruned(settings):
     live.publish_event_changed(event_id=1, what="standings")
     assert list(LiveMessage.objects.values_list("created_at", flat=True)) != []
     assert not LiveMessage.objects.filter(created_at__lt=timezone.now() - live.DB_KEEP).exists()
+
+
+async def quiet_stream(monkeypatch, *, heartbeat):
+    """A stream on a hub of its own (no bus, no database): its hub, channel and the stream."""
+
+    async def listen(hub):
+        hub.ready.set()
+        await asyncio.Event().wait()
+
+    hub = live.Hub(listen)
+    monkeypatch.setitem(live._hubs, asyncio.get_running_loop(), hub)
+    monkeypatch.setattr(live, "_current_clock", lambda event_id, version: None)
+    stream = live.stream_event(1, heartbeat=heartbeat)
+    assert (await anext(stream)).startswith(b"retry: 2000\n")
+    return hub, live.channel_for(1), stream
+
+
+def test_a_heartbeat_follows_silence_only(monkeypatch):
+    """A heartbeat comes after ``heartbeat`` seconds without a frame, not between messages that
+    come more often, and again after every further silence."""
+
+    async def scenario():
+        hub, channel, stream = await quiet_stream(monkeypatch, heartbeat=0.4)
+        reader = asyncio.create_task(anext(stream))
+        chunks = []
+        for number in range(8):  # a message every 0.1 s for 0.8 s: never 0.4 s of silence
+            hub.dispatch(channel, json.dumps({"event": 1, "what": "standings", "n": number}))
+            chunks.append(await reader)
+            reader = asyncio.create_task(anext(stream))
+            await asyncio.sleep(0.1)
+        assert all(chunk.startswith(b"event: changed\n") for chunk in chunks)
+        quiet_since = asyncio.get_running_loop().time()
+        assert await reader == b": heartbeat\n\n"
+        assert asyncio.get_running_loop().time() - quiet_since >= 0.2  # 0.4 s after the last
+        assert await anext(stream) == b": heartbeat\n\n"  # and again
+        await stream.aclose()
+
+    run(scenario())
+
+
+def test_a_message_arms_no_timer_on_a_stream(monkeypatch):
+    """Issue 17: a timeout around every wait armed and cancelled a timer per stream and
+    message, 500 timers per clock change with 500 phones; the heartbeat arms one per beat."""
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        hub, channel, stream = await quiet_stream(monkeypatch, heartbeat=30)
+        armed = []
+        call_at = loop.call_at
+        monkeypatch.setattr(loop, "call_at", lambda *a, **k: armed.append(a) or call_at(*a, **k))
+        for number in range(50):
+            reader = asyncio.create_task(anext(stream))
+            await asyncio.sleep(0)
+            hub.dispatch(channel, json.dumps({"event": 1, "what": "standings", "n": number}))
+            assert (await reader).startswith(b"event: changed\n")
+        assert len(armed) <= 1
+        await stream.aclose()
+
+    run(scenario())

@@ -52,7 +52,8 @@ def fragment(client, event, language):
 
 
 def parse_frame(frame):
-    fields = dict(line.split(": ", 1) for line in frame.strip().split("\n"))
+    assert isinstance(frame, bytes)  # encoded once per message and language, not per stream
+    fields = dict(line.split(": ", 1) for line in frame.decode().strip().split("\n"))
     return fields, json.loads(fields["data"])
 
 
@@ -183,7 +184,7 @@ def test_an_older_state_arriving_late_is_never_sent_after_a_newer_one():
     assert cursor.frame(clock_message(5, 900)) is None  # published earlier, delivered later
     assert cursor.frame(clock_message(6, 100)) is None  # the same state twice
     nudge = BusMessage.parse(json.dumps({"event": 1, "what": "standings", "at": ""}))
-    assert cursor.frame(nudge).startswith("event: changed\n")
+    assert cursor.frame(nudge).startswith(b"event: changed\n")
     assert cursor.frame(clock_message(7, 50)) is not None
 
 
@@ -213,7 +214,7 @@ def test_a_reconnecting_tab_gets_the_current_state_at_once_only_when_behind(
     assert (data["version"], data["status"]) == (1, "running")
     # A tab that has the current state gets nothing but the heartbeat.
     frames = first_frames(live.stream_event(event.pk, last_event_id=data["id"], heartbeat=0.2), 2)
-    assert frames[1] == ": heartbeat\n\n"
+    assert frames[1] == b": heartbeat\n\n"
     asyncio.run(_stop_hubs())
 
 
@@ -234,8 +235,7 @@ def test_the_stream_view_reads_last_event_id_and_the_last_parameter(
     def frames(**extra):
         response = client.get(url, **extra)
         assert response.status_code == 200
-        chunks = [chunk.decode() for chunk in response.streaming_content]
-        return [chunk for chunk in chunks if "event: clock" in chunk]
+        return [chunk for chunk in response.streaming_content if b"event: clock" in chunk]
 
     (frame,) = frames(HTTP_ACCEPT_LANGUAGE="de")
     _fields, data = parse_frame(frame)
@@ -256,6 +256,33 @@ def test_a_published_state_primes_the_etag_cache(
     url = reverse("tournaments:event_clock", args=[event.code])
     with django_assert_num_queries(0):  # the phones' next poll costs no query
         assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+@pytest.mark.django_db
+def test_publishing_a_clock_change_costs_the_cache_two_round_trips(
+    client, event, floor_user, monkeypatch
+):
+    """Issue 17: the floor's press waits for the publish; dropping the cached ETags and priming
+    them in both languages is one write each (the generation is not read back), and the phones'
+    next poll in either language is still a 304 from the cache."""
+    from django.core.cache import cache
+
+    act_on_clock(event_id=event.pk, actor=floor_user, action=ClockAction.START)
+    calls = []
+    for name in ("get", "set", "get_many", "set_many", "delete"):
+        original = getattr(cache, name)
+        monkeypatch.setattr(
+            cache, name, lambda *a, _n=name, _o=original, **k: calls.append(_n) or _o(*a, **k)
+        )
+    live.publish_event_changed(event_id=event.pk, what="clock")
+    monkeypatch.undo()
+    assert calls == ["set", "set_many"]
+    pushed = json.loads(current_clock_payload(event.pk, client=None))["clock"]
+    url = reverse("tournaments:event_clock", args=[event.code])
+    for language in ("en", "de"):
+        etag = f'"{pushed["views"][language]["etag"]}"'
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag, HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 304, language
 
 
 @pytest.mark.skipif(not REDIS_URL, reason="needs the real Redis at REDIS_URL")

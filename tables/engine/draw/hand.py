@@ -45,7 +45,16 @@ from tables.engine.dealing import plan_seats
 from tables.engine.draw.records import AwardSwapFees, DrawRecord, Reshuffle, StandPat, Swap
 from tables.engine.draw.state import DrawState
 from tables.engine.draw.stub import Reshuffler, Stub
-from tables.engine.records import Cause, Check, DealBoard, DealHole, Fold, ShowHand, TimeOut
+from tables.engine.records import (
+    Cause,
+    Check,
+    DealBoard,
+    DealHole,
+    Fold,
+    NextStreet,
+    ShowHand,
+    TimeOut,
+)
 from tables.engine.rules import Rules, Street
 
 __all__ = ["DrawHand"]
@@ -176,7 +185,9 @@ class DrawHand(DrawState):
             raise ValueError("the records are not what replaying their moves produces")
         return hand
 
-    def apply(self, record: DrawRecord) -> DrawRecord | None:  # type: ignore[override]
+    def apply(  # type: ignore[override]
+        self, record: DrawRecord | NextStreet
+    ) -> DrawRecord | NextStreet | None:
         """Make the move a record describes (replays); a reshuffle is kept for the next swap
         that needs one; other records are skipped."""
         if isinstance(record, Swap):

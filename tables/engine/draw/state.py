@@ -176,17 +176,31 @@ class DrawState(Hand):
         if self.live_count == 1:
             self._award_uncontested()
             return
-        while self.street < Street.RIVER:
-            self._next_street()
-            self.swapped = [False] * self.n
-            self.round_fee = self.pot_total  # R7.6: the pot at the start, fixed for the round
-            if self.active_count >= 2:
-                self.last_aggressor = None
-            actor = self._next_actor(self.button + 1)  # R3.2: left of the button
-            if actor is not None:
-                self.actor = actor
-                return
-        self._showdown()
+        self._run_streets()
+
+    def _street_then_turn(self) -> bool:
+        """The next street with its swap round; whether someone acts on it (R7.9: the one
+        player who can still act may swap though nobody can bet)."""
+        self._next_street()
+        self.swapped = [False] * self.n
+        self.round_fee = self.pot_total  # R7.6: the pot at the start, fixed for the round
+        if self.active_count >= 2:
+            self.last_aggressor = None
+        actor = self._next_actor(self.button + 1)  # R3.2: left of the button
+        if actor is not None:
+            self.actor = actor
+            return True
+        return False
+
+    @property
+    def tabled(self) -> bool:
+        """TDA 16, with R7.9: the hands lie face up once nobody can act again, so not while
+        the one player with chips may still swap on a street to come: he can pay a round's fee
+        (R7.6: the pot, which no bet changes any more; R7.8)."""
+        if not self.street_waits:
+            return False
+        able = [i for i in range(self.n) if self.can_act[i] and not self.folded[i]]
+        return not able or self.stacks[able[0]] < self.pot_total
 
     def _showdown(self) -> None:
         """R4.1; a hand whose cards are unknown (a censored history) shows the cards given for

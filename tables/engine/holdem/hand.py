@@ -7,8 +7,8 @@ The state and what happens between moves (postings, deals, streets, side pots, s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from tables.engine.betting import IllegalAction
 from tables.engine.cards import Card
 from tables.engine.dealing import Deal, plan_seats
 from tables.engine.holdem.legal import HandQueries
@@ -20,10 +20,11 @@ from tables.engine.records import (
     DealBoard,
     DealHole,
     Fold,
+    NextStreet,
     Record,
     TimeOut,
 )
-from tables.engine.rules import Rules
+from tables.engine.rules import Rules, Street
 
 
 class Hand(HandQueries):
@@ -139,9 +140,32 @@ class Hand(HandQueries):
             raise ValueError("the records are not what replaying their moves produces")
         return hand
 
-    if TYPE_CHECKING:  # the shared replay (tables.engine.moves), typed for hold'em
+    def apply(self, record: Record | NextStreet) -> Record | NextStreet | None:
+        """Make the move a record describes (replays, tables.engine.moves); a staged runout's
+        street is dealt by its ``NextStreet`` move, or by its ``DealBoard`` (a replay of the
+        records, which hold no ``NextStreet``)."""
+        if self.street_waits:
+            if isinstance(record, NextStreet):
+                return self.deal_street(record.street)
+            if isinstance(record, DealBoard):
+                self.deal_street(record.street)
+                return None
+        made: Record | None = super().apply(record)
+        return made
 
-        def apply(self, record: Record) -> Record | None: ...
+    def deal_street(self, street: Street | None = None) -> NextStreet:
+        """The server deals the next street of a staged all-in runout (``Rules.staged_runout``),
+        ``street`` if named (a stored move names the street it deals: it is dealt once)."""
+        if not self.street_waits:
+            raise IllegalAction("no street waits to be dealt")
+        coming = Street(self.street + 1)
+        if street is not None and street != coming:
+            raise IllegalAction(f"the next street is {coming.name.lower()}, not {street}")
+        self.street_waits = False
+        self._stale = True
+        if not self._street_then_turn():
+            self._run_streets()
+        return NextStreet(street=coming)
 
     # -- queries ---------------------------------------------------------------------------
 

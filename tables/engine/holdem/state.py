@@ -42,8 +42,8 @@ class HandState:
         "stacks", "bets", "contributed", "pot_total", "folded", "protected", "can_act",
         "acted", "acted_at", "live_count", "active_count", "round", "street", "actor",
         "is_over", "last_aggressor", "hole_cards", "board", "records", "payouts",
-        "showdown_order", "dead_money", "_deal", "_pot_credit_seat", "_short_big_blind",
-        "_clockwise", "_stale", "_owed_now", "_call", "_limits_now", "_problem",
+        "showdown_order", "dead_money", "street_waits", "_deal", "_pot_credit_seat",
+        "_short_big_blind", "_clockwise", "_stale", "_owed_now", "_call", "_limits_now", "_problem",
     )  # fmt: skip
 
     def __init__(self, *, rules: Rules, stacks: Sequence[int], seats: Seats, deal: Deal) -> None:
@@ -76,6 +76,8 @@ class HandState:
         self.records: list[Record] = []
         self.payouts = [0] * n
         self.showdown_order: list[int] = []
+        # A staged runout (Rules.staged_runout) waits here for ``deal_street`` before a street.
+        self.street_waits = False
         self._deal = deal
         self._short_big_blind = False
         # R3.6 house option: the small blind counts as a full big blind in the pot-limit sum.
@@ -225,13 +227,35 @@ class HandState:
         if self.live_count == 1:
             self._award_uncontested()
             return
+        self._run_streets()
+
+    def _run_streets(self) -> None:
+        """Deal on until someone acts on a street, or the showdown. With at most one player
+        able to act nobody bets again: the board runs out, at once or, staged, a street at a
+        time on the server's ``deal_street`` (``street_waits``)."""
         while self.street < Street.RIVER:
-            self._next_street()
-            if self.active_count >= 2:
-                self.last_aggressor = None
-                self.actor = self._next_actor(self.button + 1)  # R3.2: left of the button
+            if self.active_count < 2 and self.rules.staged_runout:
+                self.street_waits = True
+                return
+            if self._street_then_turn():
                 return
         self._showdown()
+
+    def _street_then_turn(self) -> bool:
+        """Deal the next street; whether someone acts on it (he has the turn)."""
+        self._next_street()
+        if self.active_count >= 2:
+            self.last_aggressor = None
+            self.actor = self._next_actor(self.button + 1)  # R3.2: left of the button
+            return True
+        return False
+
+    @property
+    def tabled(self) -> bool:
+        """Whether the live hands lie face up for everyone (TDA 16 in docs/rules.md: where the
+        house's sources are silent, the TDA rules): a staged runout waits for its next street,
+        so the betting is over and nobody acts again in the hand."""
+        return self.street_waits
 
     def _return_uncalled(self) -> None:
         bets = self.bets

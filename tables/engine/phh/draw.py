@@ -62,8 +62,9 @@ from tables.engine.phh.draw_document import (
     load_draw,
     write_draw,
 )
+from tables.engine.phh.reader import dead_small_blind
 from tables.engine.phh.writer import POSTS_FIELD, TIME_OUT_ACTION
-from tables.engine.records import Call, Cause, Check, Fold, TimeOut
+from tables.engine.records import Call, Cause, Check, Fold, NextStreet, TimeOut
 
 _CAUSES = {cause.value: cause for cause in Cause if cause is not Cause.PLAYER}
 
@@ -157,6 +158,7 @@ class _Replay:
                 hole_cards=holes,
                 board=board,
                 posts=[number - 1 for number in posts],
+                dead_small_blind=dead_small_blind(self.history),  # R2.7
                 shown_cards=shown,
             )
         except ValueError as exc:
@@ -212,7 +214,7 @@ class _Replay:
     @staticmethod
     def _act(
         hand: DrawHand, seat: int, verb: str, args: list[str], cause: Cause
-    ) -> DrawRecord | None:
+    ) -> DrawRecord | NextStreet | None:
         if verb == "f" and not args:
             return hand.apply(Fold(seat=seat, cause=cause))
         if verb == "cc" and not args:

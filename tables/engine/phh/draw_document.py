@@ -24,7 +24,12 @@ from tables.engine.phh.document import (
     UnsupportedVariant,
     to_chips,
 )
-from tables.engine.phh.writer import POSTS_FIELD, action_text, cause_comment
+from tables.engine.phh.writer import (
+    POSTS_FIELD,
+    action_text,
+    cause_comment,
+    dead_small_blind_lines,
+)
 from tables.engine.records import (
     Blind,
     DealBoard,
@@ -40,7 +45,9 @@ STAND_PAT_ACTION = "_floorman_stand_pat"
 RESHUFFLE_ACTION = "_floorman_reshuffle"
 # The table's settings (Rules) PHH has no field for: ``_floorman_<name>``, when not the default.
 _STANDARD = {"betting", "small_blind", "big_blind", "ante", "ante_mode", "small_bet", "big_bet"}
-_DEFAULTS = {f.name: f.default for f in fields(Rules) if f.name not in _STANDARD | {"omaha"}}
+# The staged runout is the server's pace of showing a street, no rule of the hand's play.
+_NOT_RULES = {"omaha", "staged_runout"}
+_DEFAULTS = {f.name: f.default for f in fields(Rules) if f.name not in _STANDARD | _NOT_RULES}
 SETTINGS = tuple(_DEFAULTS)
 
 
@@ -51,7 +58,11 @@ def write_draw(hand: DrawHand, *, players: list[str] | None = None) -> str:
     """The PHH document of a Draw Hold'em hand (any state; a finished one gets its stacks)."""
     rules, n, button = hand.rules, hand.n, hand.button
     usual = plan_seats(players=n, button=button)
-    if (hand.small_blind_seat, hand.big_blind_seat) != (usual.small_blind, usual.big_blind):
+    dead = dead_small_blind_lines(hand)  # R2.7: p1 posts the big blind, nobody the small
+    if not dead and (hand.small_blind_seat, hand.big_blind_seat) != (
+        usual.small_blind,
+        usual.big_blind,
+    ):
         raise ValueError("PHH names the blinds by position: only the usual blind seats")
     if hand.deck_size != DECK_SIZE:
         raise ValueError("a history replays against a full deck: the stub's size decides R7.11")
@@ -88,6 +99,7 @@ def write_draw(hand: DrawHand, *, players: list[str] | None = None) -> str:
     ]
     if posts:
         lines.append(f"{POSTS_FIELD} = {posts}")
+    lines += dead
     lines.append("actions = [")
     lines += [f"  {_toml(action)}," for r in hand.records if (action := _action(r, p))]
     lines.append("]")

@@ -20,7 +20,7 @@ from tables.engine.phh.document import (
     load,
     to_chips,
 )
-from tables.engine.phh.writer import POSTS_FIELD, TIME_OUT_ACTION
+from tables.engine.phh.writer import DEAD_SMALL_BLIND_FIELD, POSTS_FIELD, TIME_OUT_ACTION
 from tables.engine.records import Call, Check, Fold, RaiseTo
 from tables.engine.rules import Betting
 
@@ -90,9 +90,18 @@ def _start(history: HandHistory, cards: _Cards, mucked: set[int]) -> Hand:
             hole_cards=holes,
             board=cards.board,
             posts=_posts(history),
+            dead_small_blind=dead_small_blind(history),
         )
     except ValueError as exc:
         raise IllegalHistory(None, None, f"the hand cannot start: {exc}") from exc
+
+
+def dead_small_blind(history: HandHistory) -> bool:
+    """R2.7: whether the hand was dealt with a dead small blind (Floorman's PHH extension)."""
+    dead = history.extra.get(DEAD_SMALL_BLIND_FIELD, False)
+    if not isinstance(dead, bool):
+        raise PHHError(f"{DEAD_SMALL_BLIND_FIELD} must be true or false")
+    return dead
 
 
 def _posts(history: HandHistory) -> list[int]:

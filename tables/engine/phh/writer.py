@@ -24,9 +24,21 @@ from tables.engine.records import (
 from tables.engine.rules import AnteMode, Betting
 
 # Floorman's namespaced PHH extensions (docs/architecture.md, "Hand histories"): PHH has no
-# big blind posted out of turn (R2.6) and no disconnect-protection time-out (R3.10).
+# big blind posted out of turn (R2.6), no disconnect-protection time-out (R3.10) and no dead
+# small blind (R2.7: nobody posts it; p1, left of the button, posts the big blind; the
+# ``blinds_or_straddles`` still give the stakes, small blind first).
 POSTS_FIELD = "_floorman_posted_big_blinds"
 TIME_OUT_ACTION = "_floorman_time_out"
+DEAD_SMALL_BLIND_FIELD = "_floorman_dead_small_blind"
+
+
+def dead_small_blind_lines(hand: Hand) -> list[str]:
+    """R2.7: the extension's line for a hand dealt with a dead small blind, else none."""
+    if hand.small_blind_seat is not None:
+        return []
+    if hand.big_blind_seat != (hand.button + 1) % hand.n:
+        raise ValueError("PHH names the blinds by position: a dead small blind's big blind is p1")
+    return [f"{DEAD_SMALL_BLIND_FIELD} = true"]
 
 
 def write(hand: Hand, *, players: Sequence[str] | None = None) -> str:
@@ -64,6 +76,7 @@ def write(hand: Hand, *, players: Sequence[str] | None = None) -> str:
     ]
     if posts:
         lines.append(f"{POSTS_FIELD} = {[int(p(seat)[1:]) for seat in posts]}")
+    lines += dead_small_blind_lines(hand)
     actions = [action_text(record, p) for record in hand.records]
     lines.append("actions = [")
     lines.extend(f"  {_toml(action)}," for action in actions if action)

@@ -162,9 +162,29 @@ def test_a_history_keeps_the_table_settings_and_refuses_what_phh_cannot_say():
     short = stacked_deck(hole=["AsKd", "7c2d"], stub="")[:12]
     with pytest.raises(ValueError, match="full deck"):
         write_draw(DrawHand.start(rules=make_rules(), stacks=[100, 100], button=0, deck=short))
-    dead = DrawHand.start(rules=make_rules(), stacks=[100] * 3, button=0, dead_small_blind=True)
-    with pytest.raises(ValueError, match="blind seats"):
-        write_draw(dead)
+    # R2.7: a dead small blind is said by Floorman's extension (p1 posts the big blind)...
+    dead = DrawHand.start(rules=make_rules(), stacks=[100] * 3, button=2, dead_small_blind=True)
+    text = write_draw(dead)
+    assert "_floorman_dead_small_blind = true" in text
+    assert read_draw_start(text).small_blind_seat is None
+    # ... but blinds anywhere else PHH cannot say.
+    odd = DrawHand.start(
+        rules=make_rules(), stacks=[100] * 3, button=2, dead_small_blind=True, big_blind_seat=1
+    )
+    with pytest.raises(ValueError, match="blind"):
+        write_draw(odd)
+
+
+def read_draw_start(text):
+    """The hand a document starts (its actions replayed so far: none needed to be over)."""
+    history = load_draw(text)
+    return DrawHand.start(
+        rules=history.rules,
+        stacks=history.starting_stacks,
+        button=history.player_count - 1,
+        deck=new_deck(),
+        dead_small_blind=bool(history.extra.get("_floorman_dead_small_blind")),
+    )
 
 
 @st.composite
