@@ -11,6 +11,7 @@ import json
 import logging
 
 from tables.online.broadcast import private_messages, public_message
+from tables.online.replay import keep_table_message, number_user_message
 from tables.online.selectors import build_snapshot
 from tournaments.live import publish
 from tournaments.live_clock import namespace
@@ -38,8 +39,7 @@ def publish_user_event(
         message: dict[str, object] = {"user": user_id, "what": what, "table": table_id}
         if event_id is not None:
             message["event"] = event_id
-        payload = json.dumps(message)
-        publish(user_channel(user_id), payload)
+        publish(user_channel(user_id), number_user_message(user_id, message))
     except Exception:
         logger.exception("could not publish %s to user %s", what, user_id)
 
@@ -53,7 +53,8 @@ def publish_table_changed(table_id: int) -> None:
     """Send every tab of the table its new version (called after the commit): the public table
     rendered once here, and to each player whose private part changed, his part on his own
     channel (tables.online.broadcast). The snapshot is read first and kept in the cache, so a
-    tab that fetches its fragment (a first load, a reconnect) finds it."""
+    tab that fetches its fragment (a first load, a reconnect) finds it. Both are kept a while
+    for a tab that reconnects (tables.online.replay)."""
     try:
         snapshot = build_snapshot(table_id)
         if snapshot is None:
@@ -64,9 +65,13 @@ def publish_table_changed(table_id: int) -> None:
         except Exception:
             logger.exception("could not render table %s: its tabs fetch it", table_id)
             message = nudge(table_id, version)
+        table = snapshot.table
+        keep_table_message(
+            table_id=table_id, created_at=table.created_at, version=version, payload=message
+        )
         publish(table_channel(table_id), message)
         for user_id, private in private_messages(snapshot):
-            publish(user_channel(user_id), json.dumps(private))
+            publish(user_channel(user_id), number_user_message(user_id, private))
     except Exception:
         # The change is committed; every page still finds it by its conditional GET polling.
         logger.exception("could not publish a change of table %s", table_id)
