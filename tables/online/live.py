@@ -72,6 +72,7 @@ class Cursor:
     tables: dict[int, int]
     private: int | None  # None: nobody is logged in, no own messages
     replayed: set[int] = field(default_factory=set)  # own messages sent on connect
+    covered: int = 0  # own messages up to this one: their parts were sent as they stand now
 
     def event_id(self) -> str:
         parts = [f"t{table}={version}" for table, version in sorted(self.tables.items())]
@@ -103,8 +104,8 @@ class Cursor:
         if "user" in data:
             seq = data.get("seq")
             if isinstance(seq, int):
-                if seq in self.replayed:
-                    return False  # sent on connect from the kept messages
+                if seq in self.replayed or seq <= self.covered:
+                    return False  # sent on connect, or what it says was
                 self.private = max(self.private or 0, seq)
             return True
         table, version = data.get("table"), data.get("version")
@@ -171,7 +172,9 @@ def catch_up(
                 frames.append(cursor.frame(message.raw))
             cursor.private = max(cursor.private or 0, count)
         elif user_id is not None and seq is not None:
-            # His own messages since are gone: his part of every table of the tab as it stands.
+            # His own messages since are gone: his part of every table of the tab as it stands
+            # (read after his count: those counted, arriving late on the bus, say no more).
+            cursor.covered = count or 0
             frames.extend(_current_parts(tables, user_id, cursor))
         return cursor, frames
     finally:

@@ -32,7 +32,7 @@ KEEP_SECONDS = 300  # a tab away longer gets the current table
 COUNT_SECONDS = 24 * 3600  # a player's message count outlives his kept messages by far
 
 # A player's message: counted and kept at once; its text, numbered, is what is published.
-_KEEP_USER_MESSAGE = """
+USER_SCRIPT = """
 local seq = redis.call('INCR', KEYS[2])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 local body = '{"seq": ' .. seq .. ', ' .. ARGV[1]
@@ -55,7 +55,7 @@ def _client() -> redis.Redis:
 
 @functools.cache
 def _user_script() -> redis.commands.core.Script:
-    return _client().register_script(_KEEP_USER_MESSAGE)
+    return _client().register_script(USER_SCRIPT)
 
 
 def table_key(table_id: int, created_at: datetime) -> str:

@@ -61,6 +61,10 @@ def test_the_cursor_sends_each_version_once_and_each_own_message_once():
     assert cursor.admit(BusMessage.parse(json.dumps({"seq": 5, "user": 1})))
     assert cursor.private == 6
     assert cursor.frame("{}") == "event: changed\nid: t7=44,p=6\ndata: {}\n\n"
+    # After a gap the tab got its part as it stands: what was counted before says no more.
+    after_gap = online_live.Cursor(tables={}, private=9, covered=9)
+    assert not after_gap.admit(BusMessage.parse(json.dumps({"seq": 8, "user": 1})))
+    assert after_gap.admit(BusMessage.parse(json.dumps({"seq": 10, "user": 1})))
 
 
 @pytest.mark.django_db(transaction=True)
