@@ -47,7 +47,9 @@ def public_message(snapshot: TableSnapshot) -> dict[str, Any]:
     """The table channel's message of one version: the public table in every language, with
     the seats whose player's connection dropped (R3.10: a drop bumps the version too)."""
     table = snapshot.table
-    away = away_seats(table.pk)
+    # A bot never drops: a table of bots only is not asked (bench/online_tables.py).
+    players = any(not seat.is_bot for seat in snapshot.seats)
+    away = away_seats(table.pk) if players else frozenset()
     view = table_view(replace(snapshot, away=away) if away else snapshot, AnonymousUser())
     html = _in_every_language(PUBLIC_TEMPLATE, {"table": table, "view": view})
     return {"table": table.pk, "version": table.version, "html": html}
