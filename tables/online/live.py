@@ -409,8 +409,15 @@ def stream_tables_sync(
 
 
 def drop_stale_presence(*, older_than: timedelta = timedelta(minutes=2)) -> int:
-    """Streams of a process that died never said goodbye: count them as dropped."""
+    """Streams of a process that died never said goodbye: count them as dropped, and show it
+    on their players' tables."""
     cutoff = timezone.now() - older_than
-    return Presence.objects.filter(streams__gt=0, last_seen__lt=cutoff).update(
-        streams=0, dropped_at=F("last_seen")
-    )
+    stale = Presence.objects.filter(streams__gt=0, last_seen__lt=cutoff)
+    users = list(stale.values_list("user_id", flat=True))
+    if not users:
+        return 0
+    dropped = Presence.objects.filter(user_id__in=users, streams__gt=0, last_seen__lt=cutoff)
+    count = dropped.update(streams=0, dropped_at=F("last_seen"))
+    for user_id in users:
+        announce_drop(user_id)
+    return count

@@ -184,3 +184,18 @@ def test_a_page_reload_does_not_flap_the_mark(settings, published):
     # A second tab's stream closing is no drop.
     online_live.stream_opened(alice.pk)
     assert not online_live.stream_closed(alice.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stream_that_died_with_its_process_shows_on_the_table_when_swept(settings, published):
+    """The sweeper counts a presence silent for two minutes as dropped (R3.10): his table
+    shows it then, as after a drop the server saw."""
+    settings.LIVE_BUS = "db"
+    table = make_table()
+    (alice,) = seat_players(table, ["alice"])
+    online_live.stream_opened(alice.pk)
+    Presence.objects.filter(user=alice).update(last_seen=timezone.now() - timedelta(minutes=3))
+    published.clear()
+    assert online_live.drop_stale_presence() == 1
+    assert published and 'data-testid="away-1"' in published[-1][1]
+    assert online_live.drop_stale_presence() == 0  # once
