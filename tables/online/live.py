@@ -280,7 +280,7 @@ def announce_presence(user_id: int) -> int:
             publish_table_changed(table_id)
         return len(tables)
     except Exception:
-        logger.exception("could not show the tables of user %s as (dis)connected", user_id)
+        logger.exception("the tables of user %s were not shown (dis)connected", user_id)
         return 0
     finally:
         if not connection.in_atomic_block:
@@ -288,11 +288,15 @@ def announce_presence(user_id: int) -> int:
 
 
 def announce_drop(user_id: int) -> int:
-    """After the grace: if the player is still without a stream, his tables show it."""
+    """After the grace: if the player is still without a stream, his tables show it. Runs on
+    its own after the stream ended (a timer, a task): a failure is logged, never raised."""
     try:
         dropped = Presence.objects.filter(
             user_id=user_id, streams__lte=0, dropped_at__isnull=False
         ).exists()
+    except Exception:
+        logger.exception("the drop of user %s was not shown on his tables", user_id)
+        return 0
     finally:
         if not connection.in_atomic_block:
             connection.close()

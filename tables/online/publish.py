@@ -11,7 +11,7 @@ import json
 import logging
 
 from tables.online.broadcast import private_messages, public_message
-from tables.online.replay import keep_table_message, number_user_message
+from tables.online.replay import TableMessage, keep_messages, number_user_message
 from tables.online.selectors import build_snapshot
 from tournaments.live import publish
 from tournaments.live_clock import namespace
@@ -65,13 +65,12 @@ def publish_table_changed(table_id: int) -> None:
         except Exception:
             logger.exception("could not render table %s: its tabs fetch it", table_id)
             message = nudge(table_id, version)
-        table = snapshot.table
-        keep_table_message(
-            table_id=table_id, created_at=table.created_at, version=version, payload=message
-        )
+        privates = private_messages(snapshot)
+        kept = TableMessage(table_id, snapshot.table.created_at, version, message)
+        bodies = keep_messages(kept, privates)  # one round trip, before they go out
         publish(table_channel(table_id), message)
-        for user_id, private in private_messages(snapshot):
-            publish(user_channel(user_id), number_user_message(user_id, private))
+        for (user_id, _private), body in zip(privates, bodies, strict=True):
+            publish(user_channel(user_id), body)
     except Exception:
         # The change is committed; every page still finds it by its conditional GET polling.
         logger.exception("could not publish a change of table %s", table_id)

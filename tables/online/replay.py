@@ -17,8 +17,10 @@ from __future__ import annotations
 import functools
 import json
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
 import redis
 from django.conf import settings
@@ -31,16 +33,40 @@ KEEP_MESSAGES = 50  # per table and per player: a phone asleep for a minute at a
 KEEP_SECONDS = 300  # a tab away longer gets the current table
 COUNT_SECONDS = 24 * 3600  # a player's message count outlives his kept messages by far
 
-# A player's message: counted and kept at once; its text, numbered, is what is published.
-USER_SCRIPT = """
-local seq = redis.call('INCR', KEYS[2])
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-local body = '{"seq": ' .. seq .. ', ' .. ARGV[1]
-redis.call('ZADD', KEYS[1], seq, body)
-redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -1 - tonumber(ARGV[2]))
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-return body
+# One round trip for a change: the table's message kept (one per version, ARGV[5], if any) and
+# each player's own message numbered by his counter and kept (ARGV[6...]: the JSON text without
+# its opening brace); the numbered texts are returned, for the publisher to publish.
+KEEP_SCRIPT = """
+local keep = tonumber(ARGV[1])
+if ARGV[5] ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], ARGV[4], ARGV[4])
+  redis.call('ZADD', KEYS[1], ARGV[4], ARGV[5])
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -1 - keep)
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+end
+local bodies = {}
+for i = 6, #ARGV do
+  local own, count = KEYS[2 * (i - 5)], KEYS[2 * (i - 5) + 1]
+  local seq = redis.call('INCR', count)
+  redis.call('EXPIRE', count, ARGV[3])
+  local body = '{"seq": ' .. seq .. ', ' .. ARGV[i]
+  redis.call('ZADD', own, seq, body)
+  redis.call('ZREMRANGEBYRANK', own, 0, -1 - keep)
+  redis.call('EXPIRE', own, ARGV[2])
+  bodies[#bodies + 1] = body
+end
+return bodies
 """
+
+
+@dataclass(frozen=True)
+class TableMessage:
+    """A table's message of one version, to keep."""
+
+    table_id: int
+    created_at: datetime
+    version: int
+    payload: str
 
 
 def kept() -> bool:
@@ -54,8 +80,8 @@ def _client() -> redis.Redis:
 
 
 @functools.cache
-def _user_script() -> redis.commands.core.Script:
-    return _client().register_script(USER_SCRIPT)
+def _script() -> redis.commands.core.Script:
+    return _client().register_script(KEEP_SCRIPT)
 
 
 def table_key(table_id: int, created_at: datetime) -> str:
@@ -73,39 +99,34 @@ def _count_key(user_id: int) -> str:
     return f"{namespace()}:online-kept:count:{user_id}"
 
 
-def keep_table_message(*, table_id: int, created_at: datetime, version: int, payload: str) -> None:
-    """Keep a table's message of ``version`` before it is published (one per version: a
-    second publication of a version replaces the first)."""
-    if not kept():
-        return
-    key = table_key(table_id, created_at)
+def keep_messages(
+    table: TableMessage | None, own: Sequence[tuple[int, dict[str, Any]]]
+) -> list[str]:
+    """Keep a change's messages before they are published, in one round trip: the table's
+    message of its version (a second publication of a version replaces the first) and each
+    player's own message, numbered (``seq``). Returns the texts to publish of the own messages,
+    in order: numbered on Redis; as they are on the database bus, or if Redis failed (a tab
+    that reconnects then finds a gap and gets the current table and its part)."""
+    bodies = [json.dumps({k: v for k, v in message.items() if k != "seq"}) for _u, message in own]
+    if not kept() or (table is None and not own):
+        return bodies
+    keys = [table_key(table.table_id, table.created_at) if table else user_key(0)]
+    for user_id, _message in own:
+        keys += [user_key(user_id), _count_key(user_id)]
+    args: list[str | int] = [KEEP_MESSAGES, KEEP_SECONDS, COUNT_SECONDS]
+    args += [table.version, table.payload] if table else [0, ""]
+    args += [body[1:] for body in bodies]
     try:
-        with _client().pipeline(transaction=True) as pipe:
-            pipe.zremrangebyscore(key, version, version)
-            pipe.zadd(key, {payload: version})
-            pipe.zremrangebyrank(key, 0, -1 - KEEP_MESSAGES)
-            pipe.expire(key, KEEP_SECONDS)
-            pipe.execute()
+        numbered = _script()(keys=keys, args=args)
     except redis.RedisError:
-        # Published all the same; a tab that reconnects finds a gap and gets the current table.
-        logger.warning("could not keep table %s's message of version %s", table_id, version)
+        logger.warning("the messages of a change were not kept: sent as they are")
+        return bodies
+    return [_text(body) for body in numbered]
 
 
-def number_user_message(user_id: int, message: dict[str, object]) -> str:
-    """The text to publish of a message of the player's own channel: numbered (``seq``) and
-    kept, on Redis; as it is on the database bus."""
-    body = json.dumps({key: value for key, value in message.items() if key != "seq"})
-    if not kept() or body == "{}":
-        return body
-    try:
-        numbered = _user_script()(
-            keys=[user_key(user_id), _count_key(user_id)],
-            args=[body[1:], KEEP_MESSAGES, COUNT_SECONDS, KEEP_SECONDS],
-        )
-    except redis.RedisError:
-        logger.warning("could not keep a message of user %s: sent unnumbered", user_id)
-        return body
-    return _text(numbered)
+def number_user_message(user_id: int, message: dict[str, Any]) -> str:
+    """The text to publish of one message of the player's own channel (his news)."""
+    return keep_messages(None, [(user_id, message)])[0]
 
 
 def user_count(user_id: int) -> int:

@@ -90,7 +90,7 @@ def kept(redis_test_url, monkeypatch) -> redis.Redis:
     """The test process keeps its messages where uvicorn reads them (flushed before and after)."""
     client = redis.Redis.from_url(redis_test_url)
     monkeypatch.setattr(replay, "_client", lambda: client)
-    monkeypatch.setattr(replay, "_user_script", lambda: client.register_script(replay.USER_SCRIPT))
+    monkeypatch.setattr(replay, "_script", lambda: client.register_script(replay.KEEP_SCRIPT))
     return client
 
 
