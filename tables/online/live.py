@@ -409,7 +409,19 @@ def stream_tables_sync(
             # His last stream: the others see it after the grace.
             timer = threading.Timer(PRESENCE_GRACE_SECONDS, announce_drop, [user_id])
             timer.daemon = True
+            _timers.add(timer)
             timer.start()
+
+
+_timers: weakref.WeakSet[threading.Timer] = weakref.WeakSet()
+
+
+def wait_for_announcements(timeout: float = PRESENCE_GRACE_SECONDS + 5) -> None:
+    """Wait for the drops the WSGI streams are still to show (tests: before the database
+    goes, after their pages closed)."""
+    deadline = time.monotonic() + timeout
+    for timer in list(_timers):
+        timer.join(max(deadline - time.monotonic(), 0))
 
 
 def drop_stale_presence(*, older_than: timedelta = timedelta(minutes=2)) -> int:
