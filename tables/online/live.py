@@ -106,7 +106,7 @@ class Cursor:
             if isinstance(seq, int):
                 if seq in self.replayed or seq <= self.covered:
                     return False  # sent on connect, or what it says was
-                self.private = max(self.private or 0, seq)
+                self.private = seq
             return True
         table, version = data.get("table"), data.get("version")
         if isinstance(table, int) and isinstance(version, int) and table in self.tables:
@@ -409,18 +409,22 @@ def stream_tables_sync(
             # His last stream: the others see it after the grace.
             timer = threading.Timer(PRESENCE_GRACE_SECONDS, announce_drop, [user_id])
             timer.daemon = True
-            _timers.add(timer)
             timer.start()
+            with _timers_lock:
+                _timers.add(timer)
 
 
 _timers: weakref.WeakSet[threading.Timer] = weakref.WeakSet()
+_timers_lock = threading.Lock()
 
 
 def wait_for_announcements(timeout: float = PRESENCE_GRACE_SECONDS + 5) -> None:
     """Wait for the drops the WSGI streams are still to show (tests: before the database
     goes, after their pages closed)."""
     deadline = time.monotonic() + timeout
-    for timer in list(_timers):
+    with _timers_lock:
+        timers = list(_timers)
+    for timer in timers:
         timer.join(max(deadline - time.monotonic(), 0))
 
 

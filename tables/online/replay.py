@@ -34,8 +34,11 @@ KEEP_SECONDS = 300  # a tab away longer gets the current table
 COUNT_SECONDS = 24 * 3600  # a player's message count outlives his kept messages by far
 
 # One round trip for a change: the table's message kept (one per version, ARGV[5], if any) and
-# each player's own message numbered by his counter and kept (ARGV[6...]: the JSON text without
-# its opening brace); the numbered texts are returned, for the publisher to publish.
+# each player's own message numbered and kept (ARGV[6...]: the JSON text without its opening
+# brace); the numbered texts are returned, for the publisher to publish. A player's numbers grow
+# with Redis's clock (milliseconds; one more than the last when faster), so a count that started
+# again (expired, Redis flushed or restarted) never reuses a number a tab has seen; each message
+# names the one before it ("prev"), so a tab's catch-up knows when one is missing.
 KEEP_SCRIPT = """
 local keep = tonumber(ARGV[1])
 if ARGV[5] ~= '' then
@@ -45,11 +48,14 @@ if ARGV[5] ~= '' then
   redis.call('EXPIRE', KEYS[1], ARGV[2])
 end
 local bodies = {}
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 for i = 6, #ARGV do
   local own, count = KEYS[2 * (i - 5)], KEYS[2 * (i - 5) + 1]
-  local seq = redis.call('INCR', count)
-  redis.call('EXPIRE', count, ARGV[3])
-  local body = '{"seq": ' .. seq .. ', ' .. ARGV[i]
+  local prev = tonumber(redis.call('GET', count) or '0')
+  local seq = math.max(prev + 1, now)
+  redis.call('SET', count, seq, 'EX', ARGV[3])
+  local body = '{"seq": ' .. seq .. ', "prev": ' .. prev .. ', ' .. ARGV[i]
   redis.call('ZADD', own, seq, body)
   redis.call('ZREMRANGEBYRANK', own, 0, -1 - keep)
   redis.call('EXPIRE', own, ARGV[2])
@@ -130,7 +136,7 @@ def number_user_message(user_id: int, message: dict[str, Any]) -> str:
 
 
 def user_count(user_id: int) -> int:
-    """How many messages the player's channel has carried (the ``seq`` of the last one)."""
+    """The number (``seq``) of the last message the player's channel carried; 0: none kept."""
     if not kept():
         return 0
     value = _client().get(_count_key(user_id))
@@ -149,23 +155,21 @@ def table_since(table_id: int, created_at: datetime, version: int) -> list[str] 
 
 
 def user_since(user_id: int, seq: int) -> tuple[list[str], int] | None:
-    """The player's kept messages after ``seq``, oldest first, and his count; None when some
-    are missing (older than the set, or a count that started again)."""
+    """The player's kept messages after ``seq``, oldest first, and his last number; None when
+    some are missing (no longer kept, or his numbering started again since)."""
     if not kept():
         return None
     with _client().pipeline(transaction=True) as pipe:
         pipe.get(_count_key(user_id))
         pipe.zrange(user_key(user_id), 0, -1, withscores=True)
         value, found = pipe.execute()
-    rows = _rows(found)
     count = int(value) if value else 0
-    if seq > count:
-        return None  # the tab counts past the count: it started again (it expired)
     if seq == count:
         return [], count
-    if not rows or rows[0][1] > seq + 1:
-        return None  # the messages after seq are no longer all kept
-    return [_text(payload) for payload, score in rows if score > seq], count
+    after = [_text(payload) for payload, score in _rows(found) if score > seq]
+    if not after or json.loads(after[0]).get("prev") != seq:
+        return None  # the one after the tab's is not kept (or follows another)
+    return after, count
 
 
 def _rows(found: object) -> list[tuple[bytes | str, float]]:

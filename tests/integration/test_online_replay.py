@@ -199,12 +199,13 @@ def test_a_reconnect_gets_exactly_the_versions_and_own_messages_it_missed(open_s
     assert [message["version"] for message in public] == sorted(set(published))
     assert 'data-testid="away-1"' in public[0]["html"]["en"]  # the drop: her seat is 1
     assert 'data-testid="away-1"' not in public[-1]["html"]["en"]  # back
-    # Her own messages after the last she had, each once, in order: none missing.
+    # Her own messages after the last she had, each once, in order: none missing (each names
+    # the one before it), to her last.
     own = _own(found)
     assert own, "none of her own messages came"
-    assert [message["seq"] for message in own] == list(
-        range(int(seq) + 1, replay.user_count(alice.pk) + 1)
-    )
+    chain = [int(seq)] + [message["seq"] for message in own]
+    assert [message["prev"] for message in own] == chain[:-1]
+    assert chain[-1] == replay.user_count(alice.pk)
     assert {message["user"] for message in own} == {alice.pk}
     # The last id says it all: a tab that reconnects with it gets nothing more.
     last = found[-1][0]
