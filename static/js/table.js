@@ -593,17 +593,37 @@
     return true;
   }
 
+  // The viewer's own messages are numbered (seq): one that came twice (a reconnect's catch-up
+  // and the live stream) is placed once. Table messages carry their version for the same end.
+  const ownSeen = new Set();
+  function seenBefore(message) {
+    const seq = Number(message.seq || 0);
+    if (!seq) return false;
+    if (ownSeen.has(seq)) return true;
+    if (ownSeen.size > 200) ownSeen.clear();
+    ownSeen.add(seq);
+    return false;
+  }
+
   // -- the stream: one per tab; polling while it is down ---------------------------------------
+  // Every message's id says what the tab has (each table's version, the number of its own
+  // messages). When the stream drops, the page opens a new one after a pause and sends that id
+  // (?last=): the server sends what it missed, or the table as it stands if that is gone.
   let source = null;
-  let retryMs = 5000;
+  const RETRY_MS = 1000; // the first try: within the grace before a drop shows (live.py)
+  let retryMs = RETRY_MS;
+  let lastEventId = "";
   function openStream() {
     if (!streamUrl || !("EventSource" in window) || source) return;
-    source = new EventSource(streamUrl);
-    source.addEventListener("open", () => {
+    const url = lastEventId ? `${streamUrl}&last=${encodeURIComponent(lastEventId)}` : streamUrl;
+    const mine = new EventSource(url);
+    source = mine;
+    mine.addEventListener("open", () => {
       streamOpen = true;
-      retryMs = 5000;
+      retryMs = RETRY_MS;
     });
-    source.addEventListener("changed", (event) => {
+    mine.addEventListener("changed", (event) => {
+      if (event.lastEventId) lastEventId = event.lastEventId;
       let message = null;
       try {
         message = JSON.parse(event.data);
@@ -612,6 +632,7 @@
       }
       const el = stateEl();
       if (message.user !== undefined) {
+        if (seenBefore(message)) return;
         // The event's director moved him (his seat here is gone): to his new table at once.
         // Only this event's news: he may play another event in another tab of this stream.
         const moved =
@@ -633,16 +654,15 @@
       if (message.html && applyPublic(message)) return; // the table, carried: no request
       refresh(); // a nudge without the table: fetch it
     });
-    source.addEventListener("error", () => {
+    mine.addEventListener("error", () => {
       streamOpen = false;
-      // A closed stream (a 204: the server holds none, or an error) is opened again later;
-      // meanwhile the page polls. Otherwise the browser reconnects by itself.
-      if (source && source.readyState === EventSource.CLOSED) {
-        source.close();
-        source = null;
-        setTimeout(openStream, retryMs);
-        retryMs = Math.min(retryMs * 2, 60000);
-      }
+      // Dropped, ended by the server, or refused (a 204: the server holds none): opened again
+      // by the page, which says what it has; meanwhile the page polls.
+      mine.close();
+      if (source !== mine) return;
+      source = null;
+      setTimeout(openStream, retryMs);
+      retryMs = Math.min(retryMs * 2, 60000);
     });
   }
 
@@ -671,6 +691,7 @@
       const shown = Number(el.dataset.version || -1);
       if (message.version !== null && Number(message.version) <= shown) return;
       const carried = message.message;
+      if (carried && carried.user !== undefined && seenBefore(carried)) return;
       if (carried && carried.html) {
         if (carried.user !== undefined ? applyPrivate(carried) : applyPublic(carried)) return;
       }

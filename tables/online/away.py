@@ -1,7 +1,10 @@
 """Seats whose player's connection dropped: the server saw his last stream end (R3.10).
 
-No table version marks a drop, so the fragment's ETag reads these with the version and the
-table page marks those seats "Disconnected" (``tables.online.selectors``)."""
+A drop is shown by a table version of its own, after a grace (``tables.online.live``,
+``announce_presence``); meanwhile, and for the pages that poll, the fragment's ETag reads these
+with the version, and the table page marks those seats "Disconnected"
+(``tables.online.selectors``); the stream's public table reads them too
+(``tables.online.broadcast``)."""
 
 from __future__ import annotations
 

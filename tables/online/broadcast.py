@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
@@ -23,6 +24,7 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from tables.online.away import away_seats
 from tables.online.models import OnlineTable
 from tables.online.selectors import TableSnapshot, TableView, table_view
 from tournaments.live_clock import namespace
@@ -42,9 +44,13 @@ def _in_every_language(template: str, context: dict[str, Any]) -> dict[str, str]
 
 
 def public_message(snapshot: TableSnapshot) -> dict[str, Any]:
-    """The table channel's message of one version: the public table in every language."""
+    """The table channel's message of one version: the public table in every language, with
+    the seats whose player's connection dropped (R3.10: a drop bumps the version too)."""
     table = snapshot.table
-    view = table_view(snapshot, AnonymousUser())
+    # A bot never drops: a table of bots only is not asked (bench/online_tables.py).
+    players = any(not seat.is_bot for seat in snapshot.seats)
+    away = away_seats(table.pk) if players else frozenset()
+    view = table_view(replace(snapshot, away=away) if away else snapshot, AnonymousUser())
     html = _in_every_language(PUBLIC_TEMPLATE, {"table": table, "view": view})
     return {"table": table.pk, "version": table.version, "html": html}
 
@@ -68,6 +74,22 @@ def private_state(view: TableView, table: OnlineTable) -> dict[str, Any]:
         # place (the winner's table closes with him still seated).
         "open": table.is_open,
     }
+
+
+def _private(view: TableView, table: OnlineTable, viewer: User) -> dict[str, Any]:
+    # ``carried``: his cards travel in the part, for the page to lay into his seat.
+    context = {"table": table, "view": view, "user": viewer, "carried": True}
+    html = _in_every_language(PRIVATE_TEMPLATE, context)
+    return {"user": viewer.pk, "what": "private", "table": table.pk,
+            "version": table.version, "html": html}  # fmt: skip
+
+
+def private_message(snapshot: TableSnapshot, user_id: int) -> dict[str, Any]:
+    """The viewer's private part of the table as it stands (seated or not: a seat he left is
+    gone from it), for his tab that reconnects after the messages it missed are gone
+    (tables.online.live)."""
+    viewer = User(pk=user_id)
+    return _private(table_view(snapshot, viewer), snapshot.table, viewer)
 
 
 def _sent_key(table: OnlineTable, user_id: int) -> str:
@@ -99,13 +121,7 @@ def private_messages(snapshot: TableSnapshot) -> list[tuple[int, dict[str, Any]]
         if sent.get(keys[user_id]) == fingerprint:
             continue
         changed[keys[user_id]] = fingerprint
-        # ``carried``: his cards travel in the part, for the page to lay into his seat.
-        context = {"table": table, "view": view, "user": viewer, "carried": True}
-        html = _in_every_language(PRIVATE_TEMPLATE, context)
-        messages.append(
-            (user_id, {"user": user_id, "what": "private", "table": table.pk,
-                       "version": table.version, "html": html})
-        )  # fmt: skip
+        messages.append((user_id, _private(view, table, viewer)))
     try:
         cache.set_many(changed, SENT_SECONDS)
     except Exception:

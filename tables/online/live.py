@@ -1,18 +1,26 @@
 """Live updates of online tables: ONE server-sent-event stream per browser tab for all its tables
 (what is published on it: tables.online.publish).
 
-The stream only nudges ("table 7 is at version 42"): no card, no amount. The page then fetches
-its viewer's fragment with a conditional GET (docs/architecture.md, "Live updates"), so a hole
-card can only ever be in a response to its owner. The stream also tells the server that the
-player's browser is there (R3.10: the disconnect protection needs a drop the server saw).
+The stream carries each table's public table per version and the viewer's own private part on
+his own channel (docs/architecture.md, "Live updates"), so a hole card can only ever reach its
+owner. Every message has an SSE id that says what the tab has: each table's version and the
+number of the viewer's own messages (``t7=42,t8=13,p=105``). A tab that reconnects sends the
+last one (``Last-Event-ID``, or ``?last=``) and gets what it missed, in order, from the
+messages kept a while (tables.online.replay); when they are gone, the current table and its own
+part at once. The stream also tells the server that the player's browser is there (R3.10: the
+disconnect protection needs a drop the server saw), and a drop the others see on the table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import threading
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from asgiref.sync import sync_to_async
@@ -20,13 +28,21 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tables.online.models import OnlineTable, Presence
+from tables.online import replay
+from tables.online.broadcast import private_message, public_message
+from tables.online.models import OnlineTable, Presence, TableStatus
 from tables.online.play import reconnected
-from tables.online.publish import nudge, table_channel, user_channel
+from tables.online.publish import nudge, publish_table_changed, table_channel, user_channel
+from tables.online.selectors import table_snapshot
 from tournaments.live import HEARTBEAT_SECONDS, RETRY_MS, SyncPoller, get_hub
 from tournaments.live_clock import BusMessage
 
+logger = logging.getLogger(__name__)
+
 MAX_TABLES = 8  # tables one tab follows
+# A player's last stream closed: the others see him disconnected after this, unless a stream of
+# his opened meanwhile (a page reload closes one and opens the next within a second).
+PRESENCE_GRACE_SECONDS = 2.0
 # The events process does a stream's database work in a thread of the stream's own, each time
 # on a new connection (CONN_MAX_AGE=0). 600 tabs arriving within a second (or reconnecting after
 # a restart) opened that many connections at once: PostgreSQL refused the rest ("too many
@@ -48,35 +64,175 @@ async def in_database[T](work: Callable[..., T], *args: object) -> T:
         return await sync_to_async(work)(*args)
 
 
-def _frame(data: str) -> str:
-    return "event: changed\n" + f"data: {data}\n\n"
+@dataclass
+class Cursor:
+    """What one tab has: each table's version and the number (``seq``) of the viewer's last own
+    message; every frame's SSE id says it, so the tab's ``Last-Event-ID`` is where to resume."""
+
+    tables: dict[int, int]
+    private: int | None  # None: nobody is logged in, no own messages
+    replayed: set[int] = field(default_factory=set)  # own messages sent on connect
+    covered: int = 0  # own messages up to this one: their parts were sent as they stand now
+
+    def event_id(self) -> str:
+        parts = [f"t{table}={version}" for table, version in sorted(self.tables.items())]
+        if self.private is not None:
+            parts.append(f"p={self.private}")
+        return ",".join(parts)
+
+    @staticmethod
+    def parse(text: str | None) -> tuple[dict[int, int], int | None] | None:
+        """The tables' versions and the own messages' number a tab sent; None: it sent none."""
+        if not text or not text.strip():
+            return None
+        tables: dict[int, int] = {}
+        private = None
+        for part in text.strip().split(","):
+            name, _equals, value = part.strip().partition("=")
+            if not value.isdigit():
+                continue
+            if name == "p":
+                private = int(value)
+            elif name.startswith("t") and name[1:].isdigit():
+                tables[int(name[1:])] = int(value)
+        return tables, private
+
+    def admit(self, message: BusMessage) -> bool:
+        """Whether ``message`` is news for the tab (a table's version it has is not); it is
+        then counted as sent."""
+        data = message.data
+        if "user" in data:
+            seq = data.get("seq")
+            if isinstance(seq, int):
+                if seq in self.replayed or seq <= self.covered:
+                    return False  # sent on connect, or what it says was
+                self.private = seq
+            return True
+        table, version = data.get("table"), data.get("version")
+        if isinstance(table, int) and isinstance(version, int) and table in self.tables:
+            if version <= self.tables[table]:
+                return False
+            self.tables[table] = version
+        return True
+
+    def frame(self, data: str) -> str:
+        return f"event: changed\nid: {self.event_id()}\ndata: {data}\n\n"
 
 
-def _versions(table_ids: Sequence[int]) -> list[str]:
-    """The tables' current versions, as frames for a tab that (re)connects."""
+def catch_up(
+    table_ids: Sequence[int], *, user_id: int | None, last_event_id: str | None
+) -> tuple[Cursor, list[str]]:
+    """The frames a tab gets as its stream opens, and its cursor after them.
+
+    A tab that says nothing gets each table's version (a nudge: it fetches what it lacks). A
+    tab that reconnects gets the messages it missed in order: its tables' kept messages after
+    the versions it has, then its own after the number it has; when some are gone (or nothing
+    is kept: the database bus), the current table, or its own part of each table. Its own
+    messages are read from the set of ``user_id``, the user of the request, whatever the id
+    says: another player's id yields nothing of his.
+    """
     try:
-        rows = OnlineTable.objects.filter(pk__in=table_ids).values_list("pk", "version")
-        return [_frame(nudge(pk, version)) for pk, version in rows]
+        tables = list(OnlineTable.objects.filter(pk__in=table_ids).order_by("pk"))
+        count = None if user_id is None else replay.user_count(user_id)
+        cursor = Cursor(tables={table.pk: table.version for table in tables}, private=count)
+        said = Cursor.parse(last_event_id)
+        if said is None:
+            return cursor, [cursor.frame(nudge(table.pk, table.version)) for table in tables]
+        had, seq = said
+        own = None
+        if user_id is not None and seq is not None:
+            own = replay.user_since(user_id, seq)
+            if own is not None:
+                cursor.private = seq  # the ids of the tables' frames: his own still to come
+        frames: list[str] = []
+        for table in tables:
+            have = had.get(table.pk)
+            if have is None:
+                frames.append(cursor.frame(nudge(table.pk, table.version)))
+                continue
+            if have == table.version:
+                continue
+            kept = replay.table_since(table.pk, table.created_at, have)
+            if kept is None or have > table.version:
+                frames.extend(_current_table(table, cursor))
+                continue
+            cursor.tables[table.pk] = have
+            for payload in kept:
+                message = BusMessage.parse(payload)
+                if cursor.admit(message):
+                    frames.append(cursor.frame(message.raw))
+        if own is not None:
+            messages, count = own
+            for payload in messages:
+                message = BusMessage.parse(payload)
+                cursor.admit(message)
+                seq_of = message.data.get("seq")
+                if isinstance(seq_of, int):
+                    cursor.replayed.add(seq_of)
+                frames.append(cursor.frame(message.raw))
+            cursor.private = max(cursor.private or 0, count)
+        elif user_id is not None and seq is not None:
+            # His own messages since are gone: his part of every table of the tab as it stands
+            # (read after his count: those counted, arriving late on the bus, say no more).
+            cursor.covered = count or 0
+            frames.extend(_current_parts(tables, user_id, cursor))
+        return cursor, frames
     finally:
         if not connection.in_atomic_block:
             connection.close()
 
 
+def _catch_up(
+    table_ids: Sequence[int], user_id: int | None, last_event_id: str | None
+) -> tuple[Cursor, list[str]]:
+    return catch_up(table_ids, user_id=user_id, last_event_id=last_event_id)
+
+
+def _current_table(table: OnlineTable, cursor: Cursor) -> list[str]:
+    """The table as it stands, for a tab that missed more of it than is kept."""
+    snapshot = table_snapshot(table)
+    if snapshot is None:
+        return []
+    try:
+        message = json.dumps(public_message(snapshot))
+    except Exception:
+        logger.exception("could not render table %s for a tab: it fetches it", table.pk)
+        message = nudge(table.pk, snapshot.table.version)
+    cursor.tables[table.pk] = max(cursor.tables.get(table.pk, 0), snapshot.table.version)
+    return [cursor.frame(message)]
+
+
+def _current_parts(tables: Sequence[OnlineTable], user_id: int, cursor: Cursor) -> list[str]:
+    """The viewer's own part of each table as it stands."""
+    frames = []
+    for table in tables:
+        snapshot = table_snapshot(table)
+        if snapshot is not None:
+            frames.append(cursor.frame(json.dumps(private_message(snapshot, user_id))))
+    return frames
+
+
 # -- presence (R3.10) --------------------------------------------------------------------------
 
 
-def stream_opened(user_id: int) -> None:
-    """A tab of the player opened its stream; back after a drop: more time on his turn."""
+def stream_opened(user_id: int) -> bool:
+    """A tab of the player opened its stream; back after a drop: more time on his turn.
+    Returns whether his tables showed him disconnected (a drop longer than the grace)."""
     try:
         with transaction.atomic():
             presence, _ = Presence.objects.select_for_update().get_or_create(user_id=user_id)
             was_dropped = presence.streams <= 0 and presence.dropped_at is not None
+            dropped_at = presence.dropped_at
             presence.streams = max(presence.streams, 0) + 1
             presence.last_seen = timezone.now()
             presence.dropped_at = None
             presence.save()
         if was_dropped:
             reconnected(user_id=user_id)  # R3.10
+        # Half a second early: the drop's announcement may be on its way (a second one is no
+        # harm, a missing one leaves him "disconnected" until the page's safety poll).
+        shown = timedelta(seconds=max(PRESENCE_GRACE_SECONDS - 0.5, 0))
+        return was_dropped and dropped_at is not None and timezone.now() - dropped_at >= shown
     finally:
         if not connection.in_atomic_block:
             connection.close()
@@ -91,25 +247,89 @@ def stream_alive(user_id: int) -> None:
             connection.close()
 
 
-def stream_closed(user_id: int) -> None:
-    """A tab's stream ended; the last one to end is a drop the server saw (R3.10)."""
+def stream_closed(user_id: int) -> bool:
+    """A tab's stream ended; the last one to end is a drop the server saw (R3.10). Returns
+    whether it was the last."""
     try:
         Presence.objects.filter(user_id=user_id).update(streams=F("streams") - 1)
-        Presence.objects.filter(user_id=user_id, streams__lte=0).update(
-            streams=0, dropped_at=timezone.now()
+        return bool(
+            Presence.objects.filter(user_id=user_id, streams__lte=0).update(
+                streams=0, dropped_at=timezone.now()
+            )
         )
     finally:
         if not connection.in_atomic_block:
             connection.close()
 
 
+def announce_presence(user_id: int) -> int:
+    """Show the player's tables with him connected or not as his presence now says: each open
+    table where he has a seat gets a new version, published (the others see "Disconnected" at
+    once, not at their page's next poll). One table at a time, each its own statement: no lock
+    is held while another is taken. Returns how many tables."""
+    try:
+        tables = sorted(
+            OnlineTable.objects.filter(
+                status=TableStatus.OPEN, players__user_id=user_id, players__is_bot=False
+            )
+            .values_list("pk", flat=True)
+            .distinct()
+        )
+        for table_id in tables:
+            OnlineTable.objects.filter(pk=table_id).update(version=F("version") + 1)
+            publish_table_changed(table_id)
+        return len(tables)
+    except Exception:
+        logger.exception("the tables of user %s were not shown (dis)connected", user_id)
+        return 0
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def announce_drop(user_id: int) -> int:
+    """After the grace: if the player is still without a stream, his tables show it. Runs on
+    its own after the stream ended (a timer, a task): a failure is logged, never raised."""
+    try:
+        dropped = Presence.objects.filter(
+            user_id=user_id, streams__lte=0, dropped_at__isnull=False
+        ).exists()
+    except Exception:
+        logger.exception("the drop of user %s was not shown on his tables", user_id)
+        return 0
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+    return announce_presence(user_id) if dropped else 0
+
+
+_announcements: set[asyncio.Task[None]] = set()
+
+
+async def _announce_drop_later(user_id: int) -> None:
+    await asyncio.sleep(PRESENCE_GRACE_SECONDS)
+    await in_database(announce_drop, user_id)
+
+
+def _schedule_drop(user_id: int) -> None:
+    task = asyncio.get_running_loop().create_task(_announce_drop_later(user_id))
+    _announcements.add(task)  # kept until done: the loop holds tasks weakly
+    task.add_done_callback(_announcements.discard)
+
+
 # -- the streams -------------------------------------------------------------------------------
 
 
 async def stream_tables(
-    table_ids: Sequence[int], *, user_id: int | None, heartbeat: float = HEARTBEAT_SECONDS
+    table_ids: Sequence[int],
+    *,
+    user_id: int | None,
+    last_event_id: str | None = None,
+    heartbeat: float = HEARTBEAT_SECONDS,
 ) -> AsyncIterator[str]:
-    """Server-sent events for a tab's tables: their versions now, then every change."""
+    """Server-sent events for a tab's tables: their versions now (or what the tab missed,
+    ``last_event_id``), then every change. Subscribed first: what is published meanwhile is
+    queued, and the cursor sends each version once."""
     hub = await get_hub()
     channels = [table_channel(table_id) for table_id in table_ids]
     if user_id is not None:
@@ -118,11 +338,12 @@ async def stream_tables(
     merged: asyncio.Queue[BusMessage] = asyncio.Queue(maxsize=64)
     pumps = [asyncio.create_task(_pump(queue, merged)) for _channel, queue in queues]
     try:
-        if user_id is not None:
-            # Shielded like its closing below: the count stays right if the tab goes meanwhile.
-            await asyncio.shield(in_database(stream_opened, user_id))
+        # Shielded like its closing below: the count stays right if the tab goes meanwhile.
+        if user_id is not None and await asyncio.shield(in_database(stream_opened, user_id)):
+            await in_database(announce_presence, user_id)  # connected again
         yield f"retry: {RETRY_MS}\n: connected\n\n"
-        for frame in await in_database(_versions, table_ids):
+        cursor, frames = await in_database(_catch_up, table_ids, user_id, last_event_id)
+        for frame in frames:
             yield frame
         while True:
             try:
@@ -133,14 +354,15 @@ async def stream_tables(
                     await in_database(stream_alive, user_id)
                 yield ": heartbeat\n\n"
                 continue
-            yield _frame(message.raw)
+            if cursor.admit(message):
+                yield cursor.frame(message.raw)
     finally:
         for pump in pumps:
             pump.cancel()
         for channel, queue in queues:
             hub.unsubscribe(channel, queue)
-        if user_id is not None:
-            await asyncio.shield(in_database(stream_closed, user_id))
+        if user_id is not None and await asyncio.shield(in_database(stream_closed, user_id)):
+            _schedule_drop(user_id)  # his last stream: the others see it after the grace
 
 
 async def _pump(source: asyncio.Queue[BusMessage], target: asyncio.Queue[BusMessage]) -> None:
@@ -152,37 +374,70 @@ async def _pump(source: asyncio.Queue[BusMessage], target: asyncio.Queue[BusMess
 
 
 def stream_tables_sync(
-    table_ids: Sequence[int], *, user_id: int | None, seconds: float, heartbeat: float = 5.0
+    table_ids: Sequence[int],
+    *,
+    user_id: int | None,
+    seconds: float,
+    last_event_id: str | None = None,
+    heartbeat: float = 5.0,
 ) -> Iterator[str]:
     """The same stream for a WSGI server (the test server): bounded, the browser reconnects."""
     deadline = time.monotonic() + seconds
     beat = time.monotonic() + heartbeat
-    if user_id is not None:
-        stream_opened(user_id)
+    if user_id is not None and stream_opened(user_id):
+        announce_presence(user_id)  # connected again
     try:
         channels = [table_channel(table_id) for table_id in table_ids]
         if user_id is not None:
             channels.append(user_channel(user_id))
         with SyncPoller(*channels) as poller:
             yield f"retry: {RETRY_MS}\n: connected\n\n"
-            yield from _versions(table_ids)
+            cursor, frames = catch_up(table_ids, user_id=user_id, last_event_id=last_event_id)
+            yield from frames
             while time.monotonic() < deadline:
                 messages = poller.poll()
                 for message in messages:
-                    yield _frame(message.raw)
+                    if cursor.admit(message):
+                        yield cursor.frame(message.raw)
                 if not messages and time.monotonic() >= beat:
                     beat = time.monotonic() + heartbeat
                     if user_id is not None:
                         stream_alive(user_id)
                     yield ": heartbeat\n\n"
     finally:
-        if user_id is not None:
-            stream_closed(user_id)
+        if user_id is not None and stream_closed(user_id):
+            # His last stream: the others see it after the grace.
+            timer = threading.Timer(PRESENCE_GRACE_SECONDS, announce_drop, [user_id])
+            timer.daemon = True
+            timer.start()
+            with _timers_lock:
+                _timers.add(timer)
+
+
+_timers: weakref.WeakSet[threading.Timer] = weakref.WeakSet()
+_timers_lock = threading.Lock()
+
+
+def wait_for_announcements(timeout: float = PRESENCE_GRACE_SECONDS + 5) -> None:
+    """Wait for the drops the WSGI streams are still to show (tests: before the database
+    goes, after their pages closed)."""
+    deadline = time.monotonic() + timeout
+    with _timers_lock:
+        timers = list(_timers)
+    for timer in timers:
+        timer.join(max(deadline - time.monotonic(), 0))
 
 
 def drop_stale_presence(*, older_than: timedelta = timedelta(minutes=2)) -> int:
-    """Streams of a process that died never said goodbye: count them as dropped."""
+    """Streams of a process that died never said goodbye: count them as dropped, and show it
+    on their players' tables."""
     cutoff = timezone.now() - older_than
-    return Presence.objects.filter(streams__gt=0, last_seen__lt=cutoff).update(
-        streams=0, dropped_at=F("last_seen")
-    )
+    stale = Presence.objects.filter(streams__gt=0, last_seen__lt=cutoff)
+    users = list(stale.values_list("user_id", flat=True))
+    if not users:
+        return 0
+    dropped = Presence.objects.filter(user_id__in=users, streams__gt=0, last_seen__lt=cutoff)
+    count = dropped.update(streams=0, dropped_at=F("last_seen"))
+    for user_id in users:
+        announce_drop(user_id)
+    return count

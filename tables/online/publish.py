@@ -11,6 +11,7 @@ import json
 import logging
 
 from tables.online.broadcast import private_messages, public_message
+from tables.online.replay import TableMessage, keep_messages, number_user_message
 from tables.online.selectors import TableSnapshot, build_snapshot, keep_snapshot
 from tournaments.live import publish, publish_many
 from tournaments.live_clock import namespace
@@ -38,8 +39,7 @@ def publish_user_event(
         message: dict[str, object] = {"user": user_id, "what": what, "table": table_id}
         if event_id is not None:
             message["event"] = event_id
-        payload = json.dumps(message)
-        publish(user_channel(user_id), payload)
+        publish(user_channel(user_id), number_user_message(user_id, message))
     except Exception:
         logger.exception("could not publish %s to user %s", what, user_id)
 
@@ -54,7 +54,8 @@ def publish_table_changed(table_id: int, snapshot: TableSnapshot | None = None) 
     rendered once here, and to each player whose private part changed, his part on his own
     channel (tables.online.broadcast), all in one round trip to the bus. The snapshot (a move's
     own, ``move_snapshot``, or read now) is kept in the cache, so a tab that fetches its
-    fragment (a first load, a reconnect) finds it."""
+    fragment (a first load) finds it; the messages are kept a while (one round trip before
+    they go out) for a tab that reconnects with the last id it saw (tables.online.replay)."""
     try:
         if snapshot is None:
             snapshot = build_snapshot(table_id)
@@ -68,9 +69,14 @@ def publish_table_changed(table_id: int, snapshot: TableSnapshot | None = None) 
         except Exception:
             logger.exception("could not render table %s: its tabs fetch it", table_id)
             message = nudge(table_id, version)
+        privates = private_messages(snapshot)
+        kept = TableMessage(table_id, snapshot.table.created_at, version, message)
+        bodies = keep_messages(kept, privates)  # one round trip, before they go out
         messages = [(table_channel(table_id), message)]
-        for user_id, private in private_messages(snapshot):
-            messages.append((user_channel(user_id), json.dumps(private)))
+        messages += [
+            (user_channel(user_id), body)
+            for (user_id, _private), body in zip(privates, bodies, strict=True)
+        ]
         publish_many(messages)
     except Exception:
         # The change is committed; every page still finds it by its conditional GET polling.

@@ -380,21 +380,27 @@ def _user_id(request: HttpRequest) -> int | None:
 
 @require_GET
 async def stream(request: HttpRequest) -> HttpResponseBase:
-    """ONE server-sent-event stream per tab for all its tables (``?t=1&t=2``): nudges only."""
+    """ONE server-sent-event stream per tab for all its tables (``?t=1&t=2``). A tab that
+    reconnects says what it has (``Last-Event-ID``, which the browser sends, or ``?last=`` when
+    the page opens a new stream itself) and gets what it missed."""
     ids = await online_live.in_database(_existing, _table_ids(request))
     if not ids:
         return HttpResponseBadRequest(_("Name the tables to follow: ?t=1&t=2."))
     user_id = await online_live.in_database(_user_id, request)
+    last = request.headers.get("Last-Event-ID") or request.GET.get("last")
     if isinstance(request, ASGIRequest):
         response = StreamingHttpResponse(
-            online_live.stream_tables(ids, user_id=user_id), content_type="text/event-stream"
+            online_live.stream_tables(ids, user_id=user_id, last_event_id=last),
+            content_type="text/event-stream",
         )
     else:
         seconds = settings.LIVE_WSGI_STREAM_SECONDS
         if seconds <= 0:
             return HttpResponse(status=204)  # a WSGI worker is not held: the page polls
         response = StreamingHttpResponse(
-            online_live.stream_tables_sync(ids, user_id=user_id, seconds=seconds),
+            online_live.stream_tables_sync(
+                ids, user_id=user_id, seconds=seconds, last_event_id=last
+            ),
             content_type="text/event-stream",
         )
     response["Cache-Control"] = "no-cache"

@@ -34,6 +34,16 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(autouse=True)
+def _drops_shown_before_the_database_goes():
+    """A page's stream that ended shows its player's drop after a grace, from a timer of the
+    test server (tables.online.live): it runs before the test's database is flushed."""
+    yield
+    from tables.online import live as online_live
+
+    online_live.wait_for_announcements()
+
+
 @pytest.fixture
 def page(browser):
     """A desktop page (1280x800) in a fresh context."""

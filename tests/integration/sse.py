@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
+import socket
 import threading
 import time
 
@@ -15,13 +17,23 @@ class Stream:
     """One open SSE connection read in a thread: (received at, event name, data) in a queue;
     ``ids`` maps each event's data to its `id:` field (the clock states carry one)."""
 
-    def __init__(self, url: str, *, last_event_id: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        last_event_id: str | None = None,
+        cookies: dict[str, str] | None = None,
+    ) -> None:
         self.url = url
         self.events: queue.Queue[tuple[float, str, str]] = queue.Queue()
         self.ids: dict[str, str] = {}
         self.status: int | None = None
         headers = {"Last-Event-ID": last_event_id} if last_event_id else {}
-        self._client = httpx.Client(timeout=httpx.Timeout(5, read=60), headers=headers)
+        self._client = httpx.Client(
+            timeout=httpx.Timeout(5, read=60), headers=headers, cookies=cookies
+        )
+        self._socket: socket.socket | None = None
+        self._closing = False
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
 
@@ -30,6 +42,7 @@ class Stream:
         try:
             with self._client.stream("GET", self.url) as response:
                 self.status = response.status_code
+                self._socket = response.extensions["network_stream"].get_extra_info("socket")
                 for line in response.iter_lines():
                     if line.startswith(":"):
                         self.events.put((time.monotonic(), "comment", line[1:].strip()))
@@ -46,6 +59,8 @@ class Stream:
                         self.events.put((time.monotonic(), name, text))
                         name, data, event_id = "", [], ""
         except httpx.HTTPError as error:
+            if self._closing:
+                return
             self.events.put((time.monotonic(), "error", repr(error)))
 
     def next(self, timeout: float) -> tuple[float, str, str]:
@@ -60,8 +75,26 @@ class Stream:
         assert (name, data) == ("comment", "connected"), (name, data)
 
     def close(self) -> None:
+        """Close the connection as a tab that goes does: the server sees it end at once."""
+        self._closing = True
+        if self._socket is not None:
+            with contextlib.suppress(OSError):
+                self._socket.shutdown(socket.SHUT_RDWR)  # wakes the reading thread too
         self._client.close()
         self._thread.join(timeout=5)
+
+
+def drain(stream: Stream, quiet: float) -> list[tuple[str, dict[str, object]]]:
+    """The `changed` events (SSE id, message) that arrive until none came for ``quiet`` s."""
+    found = []
+    while True:
+        try:
+            _received, name, data = stream.events.get(timeout=quiet)
+        except queue.Empty:
+            return found
+        assert name != "error", data
+        if name == "changed":
+            found.append((stream.ids.get(data, ""), json.loads(data)))
 
 
 def next_changed(stream: Stream, timeout: float) -> tuple[float, dict[str, object]]:
