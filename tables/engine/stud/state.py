@@ -12,7 +12,7 @@ from tables.engine.cards import Card
 from tables.engine.dealing import clockwise
 from tables.engine.evaluator import evaluate_unchecked
 from tables.engine.pots import build_pots
-from tables.engine.records import AwardPot, PostAnte, ReturnUncalled, ShowHand
+from tables.engine.records import AwardPot, PostAnte, ReturnUncalled, ShowHand, maker
 from tables.engine.showdown import UNKNOWN_HAND, award_pots
 from tables.engine.stud.betting import StudRound
 from tables.engine.stud.cards import (
@@ -25,6 +25,9 @@ from tables.engine.stud.cards import (
 from tables.engine.stud.rules import DealCommon, DealStud, StudRecord, StudRules, StudStreet
 
 _STREETS = tuple(StudStreet)
+# The records a hand makes most, without the class call (records.maker).
+_make_ante, _make_deal = maker(PostAnte), maker(DealStud)
+_make_show, _make_award, _make_return = maker(ShowHand), maker(AwardPot), maker(ReturnUncalled)
 
 
 class StudState:
@@ -113,7 +116,7 @@ class StudState:
             self.pot_total += amount
             if amount == stack:
                 self._stop_acting(seat)
-            append(PostAnte(seat=seat, amount=amount, all_in=amount == stack))
+            append(_make_ante(seat=seat, amount=amount, all_in=amount == stack))
 
     def _deal_third_street(self) -> None:
         """R7.2: two down cards and one up card each, one at a time from position 0."""
@@ -149,7 +152,7 @@ class StudState:
                     holes[seat] = hole + down + up  # down, down, up, then a card a street
             if up:
                 ups[seat] += up
-            append(DealStud(seat=seat, street=street, down=down, up=up))
+            append(_make_deal(seat=seat, street=street, down=down, up=up))
 
     # -- turns and streets -----------------------------------------------------------------
 
@@ -202,7 +205,7 @@ class StudState:
             self.stacks[seat] += excess
             self.contributed[seat] -= excess
             self.pot_total -= excess
-            self.records.append(ReturnUncalled(seat=seat, amount=excess))
+            self.records.append(_make_return(seat=seat, amount=excess))
 
     def _next_street(self) -> None:
         """Deal the next street to the players still in; the high hand showing acts first."""
@@ -250,7 +253,7 @@ class StudState:
             cards = self.hole_cards[seat]
             if cards is not None:
                 values[seat] = evaluate_unchecked([*cards, *board] if board else cards)
-            self.records.append(ShowHand(seat=seat, cards=cards, value=values[seat]))
+            self.records.append(_make_show(seat=seat, cards=cards, value=values[seat]))
         pots = build_pots(self.contributed, [not folded for folded in self.folded])
         # R4.2: stud has no button; button=n-1 makes "left of the button" position 0, and
         # HIGHEST_CARD compares all of a player's own cards (Robert's Rules, TDA).
@@ -270,6 +273,6 @@ class StudState:
             for seat, share in shares:
                 self.stacks[seat] += share
                 self.payouts[seat] += share
-            self.records.append(AwardPot(pot=index, amount=amount, shares=tuple(shares)))
+            self.records.append(_make_award(pot=index, amount=amount, shares=tuple(shares)))
         self.bets = [0] * self.n
         self.is_over = True
