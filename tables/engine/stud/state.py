@@ -157,27 +157,23 @@ class StudState:
     # -- turns and streets -----------------------------------------------------------------
 
     def _advance(self, start: int) -> None:
-        """Give the turn to the next player who owes action, or close the round (R3.3)."""
+        """R3.3: give the turn to the first player clockwise from ``start`` who still owes
+        action, or close the round."""
         self._stale = True
-        nxt = self._next_actor(start)
-        if nxt is None:
-            self._end_round()
-        else:
-            self.actor = nxt
-
-    def _next_actor(self, start: int) -> int | None:
-        """R3.3: the first player clockwise from ``start`` who still owes action."""
         can_act, acted, bets = self.can_act, self.acted, self.bets
         current = self.round.current_bet
         for i in self._clockwise[start % self.n]:
             if not can_act[i]:
                 continue
-            if bets[i] < current:
-                return i  # he owes chips
+            if bets[i] < current:  # he owes chips
+                self.actor = i
+                return
             if not acted[i]:
-                # Nobody left to bet against: nothing to do this round.
-                return None if self.active_count == 1 else i
-        return None
+                if self.active_count > 1:  # else nobody is left to bet against
+                    self.actor = i
+                    return
+                break
+        self._end_round()
 
     def _end_round(self) -> None:
         """R3.3: return the uncalled bet, then deal on, run out the cards, or finish."""
@@ -191,7 +187,10 @@ class StudState:
             self._next_street()
             if self.active_count >= 2:
                 self.last_aggressor = None
-                self.actor = self._next_actor(self.opener)
+                # R7.2: the high hand showing acts first; if he is all-in, the next player
+                # clockwise who can act.
+                can_act = self.can_act
+                self.actor = next(i for i in self._clockwise[self.opener] if can_act[i])
                 return
         self._showdown()
 
@@ -227,8 +226,7 @@ class StudState:
         self.acted = [False] * self.n
         pair = street is StudStreet.FOURTH and open_pair(live, self.up_cards)
         self.round = StudRound(rules=self.rules, street=street, open_pair=pair)
-        # R7.2: the best showing hand acts first (with the common card, if any); if he is
-        # all-in, the next player clockwise who can act.
+        # R7.2: the best showing hand (with the common card, if any) opens the street.
         self.opener = high_hand_seat(live, self.up_cards, self.board)
 
     # -- the end ---------------------------------------------------------------------------
