@@ -245,7 +245,9 @@ def high_hand_seat(
 def low_card_seat(seats: Iterable[int], up_cards: Sequence[Sequence[Card]]) -> int:
     """R7.2: the player with the lowest up card, rank first, then suit (clubs lowest, R1.6);
     card ints compare exactly so."""
-    return min(seats, key=lambda seat: up_cards[seat][0])
+    order = list(seats)
+    firsts = [up_cards[seat][0] for seat in order]
+    return order[firsts.index(min(firsts))]
 
 
 def open_pair(seats: Iterable[int], up_cards: Sequence[Sequence[Card]]) -> bool:

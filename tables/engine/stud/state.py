@@ -70,9 +70,9 @@ class StudState:
         self.last_aggressor: int | None = None
         self.opener = 0  # where this street's action starts: the low card, then the high hand
         self.bring_in_seat: int | None = None
-        self.down_cards: list[tuple[Card, ...] | None] = [() for _ in range(n)]
-        self.up_cards: list[tuple[Card, ...]] = [() for _ in range(n)]
-        self.hole_cards: list[tuple[Card, ...] | None] = [() for _ in range(n)]  # dealing order
+        self.down_cards: list[tuple[Card, ...] | None] = [()] * n
+        self.up_cards: list[tuple[Card, ...]] = [()] * n
+        self.hole_cards: list[tuple[Card, ...] | None] = [()] * n  # dealing order
         self.board: list[Card] = []  # R7.2: the common card, if the deck runs out
         self.records: list[StudRecord] = []
         self.payouts = [0] * n
@@ -130,9 +130,7 @@ class StudState:
         if self.active_count < 2:
             self._end_round()  # nobody to bet against: the cards run out
             return
-        can_act = self.can_act
-        seat = low if can_act[low] else next(i for i in self._clockwise[low] if can_act[i])
-        self.bring_in_seat = self.actor = seat
+        self.bring_in_seat = self.actor = self._first_able(low)
         self._stale = True
 
     def _give(self, street: StudStreet, seats: Sequence[int], dealt: Sequence[Dealt]) -> None:
@@ -175,6 +173,14 @@ class StudState:
                 break
         self._end_round()
 
+    def _first_able(self, seat: int) -> int:
+        """R7.2: ``seat`` if he can act, else (all-in) the next player clockwise who can."""
+        can_act = self.can_act
+        for i in self._clockwise[seat]:
+            if can_act[i]:
+                return i
+        raise AssertionError("nobody can act")  # the callers checked active_count >= 2
+
     def _end_round(self) -> None:
         """R3.3: return the uncalled bet, then deal on, run out the cards, or finish."""
         self._stale = True
@@ -187,10 +193,7 @@ class StudState:
             self._next_street()
             if self.active_count >= 2:
                 self.last_aggressor = None
-                # R7.2: the high hand showing acts first; if he is all-in, the next player
-                # clockwise who can act.
-                can_act = self.can_act
-                self.actor = next(i for i in self._clockwise[self.opener] if can_act[i])
+                self.actor = self._first_able(self.opener)  # R7.2: the high hand acts first
                 return
         self._showdown()
 
