@@ -252,4 +252,8 @@ def low_card_seat(seats: Iterable[int], up_cards: Sequence[Sequence[Card]]) -> i
 
 def open_pair(seats: Iterable[int], up_cards: Sequence[Sequence[Card]]) -> bool:
     """R7.2: whether a player still in shows a pair on fourth street (his two up cards)."""
-    return any(up_cards[seat][0] >> 2 == up_cards[seat][1] >> 2 for seat in seats)
+    for seat in seats:
+        first, second = up_cards[seat]
+        if first >> 2 == second >> 2:
+            return True
+    return False

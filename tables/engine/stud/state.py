@@ -212,7 +212,8 @@ class StudState:
     def _next_street(self) -> None:
         """Deal the next street to the players still in; the high hand showing acts first."""
         self.street = street = _STREETS[self.street - StudStreet.THIRD + 1]
-        live = [seat for seat in range(self.n) if not self.folded[seat]]
+        folded = self.folded
+        live = [seat for seat in range(self.n) if not folded[seat]]
         dealt = self._deal.next_street(street, live)
         if isinstance(dealt, list):
             mix = self._deal.mix  # R7.2: the deck ran short, its last card and the burns mixed
@@ -246,16 +247,17 @@ class StudState:
         start = self.last_aggressor
         if start is None or self.folded[start]:
             start = self.opener
-        order = [seat for seat in self._clockwise[start] if not self.folded[seat]]
+        folded = self.folded
+        order = [seat for seat in self._clockwise[start] if not folded[seat]]
         self.showdown_order = order
         values = [UNKNOWN_HAND] * n
-        board = self.board
+        board, holes, append = self.board, self.hole_cards, self.records.append
         for seat in order:
-            cards = self.hole_cards[seat]
+            cards = holes[seat]
             if cards is not None:
                 values[seat] = evaluate_unchecked([*cards, *board] if board else cards)
-            self.records.append(_make_show(seat=seat, cards=cards, value=values[seat]))
-        pots = build_pots(self.contributed, [not folded for folded in self.folded])
+            append(_make_show(seat=seat, cards=cards, value=values[seat]))
+        pots = build_pots(self.contributed, [not out for out in folded])
         # R4.2: stud has no button; button=n-1 makes "left of the button" position 0, and
         # HIGHEST_CARD compares all of a player's own cards (Robert's Rules, TDA).
         self._finish(
