@@ -220,25 +220,37 @@ _RANK_KEYS = tuple(5 ** (card >> 2) for card in range(DECK_SIZE))
 _SHOWING_RANKS = _showing_ranks()
 
 
+def rank_sum(cards: Iterable[Card]) -> int:
+    """The key of a showing hand's ranks for ``high_hand_seat``: the sum of its cards'
+    ``_RANK_KEYS``; a hand's is the sum of its streets' (a hand keeps his up cards' sum)."""
+    return sum(map(_RANK_KEYS.__getitem__, cards))
+
+
 def high_hand_seat(
-    seats: Sequence[int], up_cards: Sequence[Sequence[Card]], board: Sequence[Card]
+    seats: Sequence[int],
+    up_cards: Sequence[Sequence[Card]],
+    board: Sequence[Card],
+    sums: Sequence[int] | None = None,
 ) -> int:
     """R7.2: the player whose up cards (with a common card) make the best showing hand; ties
-    by suit (seed 003: spades, hearts, diamonds, clubs, R1.6), so there are none left."""
+    by suit (seed 003: spades, hearts, diamonds, clubs, R1.6), so there are none left.
+    ``sums`` are the players' up cards' ``rank_sum`` if the caller keeps them (a hand adds
+    each street's), else worked out here."""
     # Each hand's category and ranks are one lookup by its rank sum; only hands equal in both
     # (two kings-seven-four) are compared by suit, through showing_key.
-    ranks_of, lookup = _RANK_KEYS.__getitem__, _SHOWING_RANKS.__getitem__
-    base = sum(map(ranks_of, board))
+    if sums is None:
+        sums = [rank_sum(cards) for cards in up_cards]
+    lookup, base = _SHOWING_RANKS.__getitem__, rank_sum(board)
     best, high, tied = -1, -1, False
     for seat in seats:
-        value = lookup(sum(map(ranks_of, up_cards[seat]), base))
+        value = lookup(sums[seat] + base)
         if value > best:
             best, high, tied = value, seat, False
         elif value == best:
             tied = True
     if not tied:
         return high
-    level = [seat for seat in seats if lookup(sum(map(ranks_of, up_cards[seat]), base)) == best]
+    level = [seat for seat in seats if lookup(sums[seat] + base) == best]
     return max(level, key=lambda seat: showing_key([*up_cards[seat], *board]))
 
 

@@ -21,6 +21,7 @@ from tables.engine.stud.cards import (
     high_hand_seat,
     low_card_seat,
     open_pair,
+    rank_sum,
 )
 from tables.engine.stud.rules import DealCommon, DealStud, StudRecord, StudRules, StudStreet
 
@@ -42,7 +43,7 @@ class StudState:
         "rules", "n", "starting_stacks", "stacks", "bets", "contributed", "pot_total",
         "folded", "protected", "can_act", "acted", "acted_at", "live_count", "active_count",
         "round", "street", "actor", "is_over", "last_aggressor", "opener", "bring_in_seat",
-        "down_cards", "up_cards", "hole_cards", "board", "records", "payouts",
+        "down_cards", "up_cards", "_up_sums", "hole_cards", "board", "records", "payouts",
         "showdown_order", "_deal", "_clockwise", "_stale", "_owed_now", "_call", "_targets",
         "_problem",
     )  # fmt: skip
@@ -72,6 +73,7 @@ class StudState:
         self.bring_in_seat: int | None = None
         self.down_cards: list[tuple[Card, ...] | None] = [()] * n
         self.up_cards: list[tuple[Card, ...]] = [()] * n
+        self._up_sums = [0] * n  # each player's up cards' rank_sum, for the high hand (R7.2)
         self.hole_cards: list[tuple[Card, ...] | None] = [()] * n  # dealing order
         self.board: list[Card] = []  # R7.2: the common card, if the deck runs out
         self.records: list[StudRecord] = []
@@ -135,7 +137,7 @@ class StudState:
 
     def _give(self, street: StudStreet, seats: Sequence[int], dealt: Sequence[Dealt]) -> None:
         """Each seat's cards of a street, recorded; in dealing order in ``hole_cards``."""
-        downs, ups, holes = self.down_cards, self.up_cards, self.hole_cards
+        downs, ups, holes, sums = self.down_cards, self.up_cards, self.hole_cards, self._up_sums
         append = self.records.append
         for seat, (down, up) in zip(seats, dealt, strict=True):
             if down is None:
@@ -150,6 +152,7 @@ class StudState:
                     holes[seat] = hole + down + up  # down, down, up, then a card a street
             if up:
                 ups[seat] += up
+                sums[seat] += rank_sum(up)
             append(_make_deal(seat=seat, street=street, down=down, up=up))
 
     # -- turns and streets -----------------------------------------------------------------
@@ -231,7 +234,7 @@ class StudState:
         pair = street is StudStreet.FOURTH and open_pair(live, self.up_cards)
         self.round = StudRound(rules=self.rules, street=street, open_pair=pair)
         # R7.2: the best showing hand (with the common card, if any) opens the street.
-        self.opener = high_hand_seat(live, self.up_cards, self.board)
+        self.opener = high_hand_seat(live, self.up_cards, self.board, self._up_sums)
 
     # -- the end ---------------------------------------------------------------------------
 

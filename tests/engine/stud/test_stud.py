@@ -49,6 +49,7 @@ from tables.engine.stud import (
     StudStreet,
     high_hand_seat,
     low_card_seat,
+    rank_sum,
     showing_key,
 )
 
@@ -748,5 +749,7 @@ def test_r7_2_high_hand_by_rank_sum_agrees_with_showing_key():
         live = sorted(rng.sample(range(players), rng.randint(1, players)))
         expected = max(live, key=lambda seat: showing_key([*up[seat], *board]))
         assert high_hand_seat(live, up, board) == expected, (live, up, board)
+        sums = [rank_sum(cards) for cards in up]  # as a hand keeps them, street by street
+        assert high_hand_seat(live, up, board, sums) == expected
         pairs_or_better += showing_key([*up[expected], *board])[0] > 0
     assert pairs_or_better > 1000  # the paired shapes were tried, not only high cards
