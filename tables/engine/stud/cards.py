@@ -196,7 +196,7 @@ def showing_key(cards: Sequence[Card]) -> tuple[int, tuple[int, ...], tuple[Card
 
 def _showing_ranks() -> dict[int, int]:
     """The order of every showing hand's ranks (1 to 5 cards, none five times): by the sum of
-    its cards' ``_RANK_KEYS`` (base-5 digits, one a rank), the category (``_SHAPES``) in the
+    its cards' ``RANK_KEYS`` (base-5 digits, one a rank), the category (``_SHAPES``) in the
     top bits, then each rank in reading order, 4 bits each. Hands of as many cards compare as
     ``showing_key`` compares their category and ranks."""
     table: dict[int, int] = {}
@@ -216,14 +216,15 @@ def _showing_ranks() -> dict[int, int]:
     return table
 
 
-_RANK_KEYS = tuple(5 ** (card >> 2) for card in range(DECK_SIZE))
+# A card's part of a showing hand's rank sum: one base-5 digit a rank.
+RANK_KEYS = tuple(5 ** (card >> 2) for card in range(DECK_SIZE))
 _SHOWING_RANKS = _showing_ranks()
 
 
 def rank_sum(cards: Iterable[Card]) -> int:
     """The key of a showing hand's ranks for ``high_hand_seat``: the sum of its cards'
-    ``_RANK_KEYS``; a hand's is the sum of its streets' (a hand keeps his up cards' sum)."""
-    return sum(map(_RANK_KEYS.__getitem__, cards))
+    ``RANK_KEYS``, so a hand can add each street's cards to it as they are dealt."""
+    return sum(map(RANK_KEYS.__getitem__, cards))
 
 
 def high_hand_seat(

@@ -16,12 +16,12 @@ from tables.engine.records import AwardPot, PostAnte, ReturnUncalled, ShowHand, 
 from tables.engine.showdown import UNKNOWN_HAND, award_pots
 from tables.engine.stud.betting import StudRound
 from tables.engine.stud.cards import (
+    RANK_KEYS,
     Dealt,
     StudDeal,
     high_hand_seat,
     low_card_seat,
     open_pair,
-    rank_sum,
 )
 from tables.engine.stud.rules import DealCommon, DealStud, StudRecord, StudRules, StudStreet
 
@@ -152,7 +152,8 @@ class StudState:
                     holes[seat] = hole + down + up  # down, down, up, then a card a street
             if up:
                 ups[seat] += up
-                sums[seat] += rank_sum(up)
+                for card in up:  # one a street: a loop, not rank_sum's call (R7.2)
+                    sums[seat] += RANK_KEYS[card]
             append(_make_deal(seat=seat, street=street, down=down, up=up))
 
     # -- turns and streets -----------------------------------------------------------------
