@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from tables.engine.records import Call, Cause, Check, Fold, RaiseTo, TimeOut
+from tables.engine.records import Call, Cause, Check, Fold, RaiseTo, TimeOut, maker
+
+# The records of every move, made without the class call (records.maker).
+_make_check, _make_call, _make_raise_to = maker(Check), maker(Call), maker(RaiseTo)
 
 
 class _Round(Protocol):
@@ -130,7 +133,7 @@ class SharedMoves:
     def check(self: _Game, *, seat: int | None = None, cause: Cause = Cause.PLAYER) -> Check:
         """The actor checks (hold'em, R2.5: the live big blind may check his option)."""
         i = self._verify_check(seat)
-        record = Check(seat=i, cause=cause)
+        record = _make_check(seat=i, cause=cause)
         self.records.append(record)
         self.acted[i] = True
         self.acted_at[i] = self.round.current_bet
@@ -142,7 +145,7 @@ class SharedMoves:
         i = self._verify_call(seat)
         amount = self._call
         self._put(i, amount)
-        record = Call(seat=i, amount=amount, all_in=self.stacks[i] == 0)
+        record = _make_call(seat=i, amount=amount, all_in=self.stacks[i] == 0)
         self.records.append(record)
         self.acted[i] = True
         self.acted_at[i] = self.round.current_bet
@@ -158,7 +161,9 @@ class SharedMoves:
         is_bet = betting.current_bet == 0
         self._put(i, added)
         betting.raise_to(amount)
-        record = RaiseTo(seat=i, to=amount, amount=added, bet=is_bet, all_in=self.stacks[i] == 0)
+        record = _make_raise_to(
+            seat=i, to=amount, amount=added, bet=is_bet, all_in=self.stacks[i] == 0
+        )
         self.records.append(record)
         self.acted[i] = True
         self.acted_at[i] = amount

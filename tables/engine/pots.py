@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tables.engine.records import record
+from tables.engine.records import maker, record
 
 
 @record
@@ -13,6 +13,9 @@ class Pot:
 
     amount: int
     eligible: frozenset[int]
+
+
+_make_pot = maker(Pot)
 
 
 def build_pots(contributed: Sequence[int], live: Sequence[bool], *, dead: int = 0) -> list[Pot]:
@@ -30,25 +33,25 @@ def build_pots(contributed: Sequence[int], live: Sequence[bool], *, dead: int = 
         # The usual showdown: every live player put in the same, nobody more; one pot.
         top = levels[0]
         reached = [i for i, put_in in enumerate(contributed) if put_in == top and live[i]]
-        return [Pot(amount=sum(contributed) + dead, eligible=frozenset(reached))]
+        return [_make_pot(amount=sum(contributed) + dead, eligible=frozenset(reached))]
     pots: list[Pot] = []
     floor = 0
     for level in levels:
         amount = sum([(c if c < level else level) - floor for c in contributed if c > floor])
         reached = [i for i, put_in in enumerate(contributed) if put_in >= level and live[i]]
-        pots.append(Pot(amount=amount, eligible=frozenset(reached)))
+        pots.append(_make_pot(amount=amount, eligible=frozenset(reached)))
         floor = level
     above = sum(put_in - floor for put_in in contributed if put_in > floor)
     if above and pots:
         # Chips of folded players above every live level; cannot remain after uncalled bets
         # are returned, but the chips must go somewhere rather than vanish.
-        pots[-1] = Pot(amount=pots[-1].amount + above, eligible=pots[-1].eligible)
+        pots[-1] = _make_pot(amount=pots[-1].amount + above, eligible=pots[-1].eligible)
     if dead:
         if pots:
-            pots[0] = Pot(amount=pots[0].amount + dead, eligible=pots[0].eligible)
+            pots[0] = _make_pot(amount=pots[0].amount + dead, eligible=pots[0].eligible)
         else:
             everyone = frozenset(i for i, alive in enumerate(live) if alive)
-            pots.append(Pot(amount=dead, eligible=everyone))
+            pots.append(_make_pot(amount=dead, eligible=everyone))
     return pots
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from enum import StrEnum
 from typing import Any, dataclass_transform
@@ -33,11 +34,15 @@ def record[T](cls: type[T]) -> type[T]:
     A record is made on every move. The ``__init__`` of a frozen dataclass sets each field
     through ``object.__setattr__``; this one calls the slot descriptors' setters, about a third
     faster, and is generated from the fields as dataclasses generates its own. Records stay
-    frozen: assigning to a field afterwards still raises.
+    frozen: assigning to a field afterwards still raises. The engine's hot paths make records
+    through :func:`maker` instead, the same fields as keywords, about 1.7 times as fast.
     """
     made = dataclass(frozen=True, kw_only=True, slots=True, init=False)(cls)
-    namespace: dict[str, Any] = {}
-    params, body = [], []
+    # maker's draft: a plain class with the record's slots (the same memory layout), filled
+    # by plain assignments, then given the record's class; frozen from then on.
+    draft = type(f"{made.__name__}Draft", (), {"__slots__": made.__slots__})  # type: ignore[attr-defined]
+    namespace: dict[str, Any] = {"_cls": made, "_draft": draft}
+    params, body, fill = [], [], []
     for index, field in enumerate(fields(made)):  # type: ignore[arg-type]
         namespace[f"_set{index}"] = made.__dict__[field.name].__set__
         if field.default is MISSING:
@@ -46,12 +51,36 @@ def record[T](cls: type[T]) -> type[T]:
             namespace[f"_default{index}"] = field.default
             params.append(f"{field.name}=_default{index}")
         body.append(f"    _set{index}(self, {field.name})")
-    source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(body or ["    pass"])
+        fill.append(f"    self.{field.name} = {field.name}")
+    signature = ", ".join(["*", *params]) if params else ""
+    source = (
+        f"def __init__(self, {signature}):\n" + "\n".join(body or ["    pass"]) + "\n"
+        f"def make({signature}):\n    self = _draft()\n"
+        + "\n".join([*fill, "    self.__class__ = _cls", "    return self"])
+    )
     exec(source, namespace)  # noqa: S102 - built from the class's own field names only
-    init = namespace["__init__"]
+    init, make = namespace["__init__"], namespace["make"]
     init.__qualname__ = f"{made.__qualname__}.__init__"
+    make.__qualname__ = f"maker({made.__qualname__})"
     made.__init__ = init  # type: ignore[method-assign]
+    draft().__class__ = made  # the layouts agree, or this raises TypeError at import
+    _MAKERS[made] = make
     return made
+
+
+_MAKERS: dict[type, Callable[..., Any]] = {}
+
+
+def maker[T](cls: type[T]) -> Callable[..., T]:
+    """A record class's maker for the engine's hot paths: called with the same keywords as the
+    class, it gives the same frozen record (equal, same type, ``__init__``'s defaults).
+
+    A class called with keywords gathers them in a dict for ``__init__`` (CPython 3.12 has no
+    faster path for a class), and ``__init__`` must get past the frozen ``__setattr__`` through
+    the slots' setters; a plain function takes keywords without a dict, and its draft takes
+    plain assignments. mypy does not check the keywords here: the tests do, records compared.
+    """
+    return _MAKERS[cls]
 
 
 @record

@@ -2,7 +2,13 @@
 cards and board order (``cards``), betting sizes (``betting``) and settings and records
 (``rules``)."""
 
-from tables.engine.stud.cards import StudDeal, high_hand_seat, low_card_seat, showing_key
+from tables.engine.stud.cards import (
+    StudDeal,
+    high_hand_seat,
+    low_card_seat,
+    rank_sum,
+    showing_key,
+)
 from tables.engine.stud.hand import StudHand
 from tables.engine.stud.rules import (
     MAX_PLAYERS,
@@ -30,5 +36,6 @@ __all__ = [
     "StudStreet",
     "high_hand_seat",
     "low_card_seat",
+    "rank_sum",
     "showing_key",
 ]

@@ -23,10 +23,11 @@ class StudRound:
     __slots__ = ("bring_in_due", "current_bet", "full_level", "raises", "sizes")
 
     def __init__(self, *, rules: StudRules, street: StudStreet, open_pair: bool = False) -> None:
-        if street is StudStreet.FOURTH and open_pair and rules.big_bet > rules.small_bet:
-            self.sizes: tuple[int, ...] = (rules.small_bet, rules.big_bet)
-        else:
-            self.sizes = (rules.bet(street),)
+        small, big = rules.small_bet, rules.big_bet
+        if street is StudStreet.FOURTH and open_pair and big > small:
+            self.sizes: tuple[int, ...] = (small, big)
+        else:  # rules.bet(street), inline: a StudRound a street
+            self.sizes = (small,) if street <= StudStreet.FOURTH else (big,)
         self.current_bet = self.full_level = self.raises = 0
         self.bring_in_due = street is StudStreet.THIRD
 

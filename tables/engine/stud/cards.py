@@ -4,6 +4,7 @@ or low on board (the bring-in and the first to act, R7.2)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import combinations_with_replacement, groupby
 
 from tables.engine.cards import DECK_SIZE, Card, check_deck, shuffled_deck
 from tables.engine.evaluator import HandCategory
@@ -15,8 +16,6 @@ Dealt = tuple[tuple[Card, ...] | None, tuple[Card, ...]]
 # A showing hand is ranked by its groups of equal ranks only: straights and flushes on board
 # never count for the order of action (Robert's Rules), so four up cards are at best quads.
 _FULL_DECK = list(range(DECK_SIZE))
-_HIGH_CARD = int(HandCategory.HIGH_CARD)
-_PAIR = int(HandCategory.PAIR)
 _SHAPES = {
     (4,): HandCategory.FOUR_OF_A_KIND,
     (3, 2): HandCategory.FULL_HOUSE,  # only with the common card: five cards showing
@@ -195,40 +194,79 @@ def showing_key(cards: Sequence[Card]) -> tuple[int, tuple[int, ...], tuple[Card
     return _SHAPES[shape], tuple(card >> 2 for card in ordered), tuple(ordered)
 
 
+def _showing_ranks() -> dict[int, int]:
+    """The order of every showing hand's ranks (1 to 5 cards, none five times): by the sum of
+    its cards' ``RANK_KEYS`` (base-5 digits, one a rank), the category (``_SHAPES``) in the
+    top bits, then each rank in reading order, 4 bits each. Hands of as many cards compare as
+    ``showing_key`` compares their category and ranks."""
+    table: dict[int, int] = {}
+    for size in range(1, 6):
+        for ranks in combinations_with_replacement(range(12, -1, -1), size):
+            # (count, rank) of each rank, the biggest group first, higher ranks first.
+            groups = [(len(list(same)), rank) for rank, same in groupby(ranks)]
+            groups.sort(reverse=True)
+            if groups[0][0] > 4:
+                continue  # one deck has four of a rank
+            shape = tuple(count for count, _ in groups[:2] if count > 1)
+            value = int(_SHAPES.get(shape, HandCategory.HIGH_CARD))
+            for count, rank in groups:
+                for _ in range(count):
+                    value = value << 4 | rank
+            table[sum(5**rank for rank in ranks)] = value
+    return table
+
+
+# A card's part of a showing hand's rank sum: one base-5 digit a rank.
+RANK_KEYS = tuple(5 ** (card >> 2) for card in range(DECK_SIZE))
+_SHOWING_RANKS = _showing_ranks()
+
+
+def rank_sum(cards: Iterable[Card]) -> int:
+    """The key of a showing hand's ranks for ``high_hand_seat``: the sum of its cards'
+    ``RANK_KEYS``, so a hand can add each street's cards to it as they are dealt."""
+    return sum(map(RANK_KEYS.__getitem__, cards))
+
+
 def high_hand_seat(
-    seats: Iterable[int], up_cards: Sequence[Sequence[Card]], board: Sequence[Card]
+    seats: Sequence[int],
+    up_cards: Sequence[Sequence[Card]],
+    board: Sequence[Card],
+    sums: Sequence[int] | None = None,
 ) -> int:
     """R7.2: the player whose up cards (with a common card) make the best showing hand; ties
-    by suit (seed 003: spades, hearts, diamonds, clubs, R1.6), so there are none left."""
-    # showing_key inlined for the hands that pair nothing (most): lists compare as tuples.
-    best: tuple[int, Sequence[int], Sequence[Card]] | None = None
-    high = -1
+    by suit (seed 003: spades, hearts, diamonds, clubs, R1.6), so there are none left.
+    ``sums`` are the players' up cards' ``rank_sum`` if the caller keeps them (a hand adds
+    each street's), else worked out here."""
+    # Each hand's category and ranks are one lookup by its rank sum; only hands equal in both
+    # (two kings-seven-four) are compared by suit, through showing_key.
+    if sums is None:
+        sums = [rank_sum(cards) for cards in up_cards]
+    lookup, base = _SHOWING_RANKS.__getitem__, rank_sum(board)
+    best, high, tied = -1, -1, False
     for seat in seats:
-        cards = [*up_cards[seat], *board] if board else up_cards[seat]
-        key: tuple[int, Sequence[int], Sequence[Card]]
-        if len(cards) == 2:  # fourth street: a pair or two high cards
-            a, b = cards
-            if a < b:
-                a, b = b, a
-            key = (_PAIR if a >> 2 == b >> 2 else _HIGH_CARD, [a >> 2, b >> 2], [a, b])
-        else:
-            ordered = sorted(cards, reverse=True)
-            ranks = [card >> 2 for card in ordered]
-            if len(set(ranks)) == len(ranks):
-                key = (_HIGH_CARD, ranks, ordered)
-            else:
-                key = showing_key(ordered)
-        if best is None or key > best:
-            best, high = key, seat
-    return high
+        value = lookup(sums[seat] + base)
+        if value > best:
+            best, high, tied = value, seat, False
+        elif value == best:
+            tied = True
+    if not tied:
+        return high
+    level = [seat for seat in seats if lookup(sums[seat] + base) == best]
+    return max(level, key=lambda seat: showing_key([*up_cards[seat], *board]))
 
 
 def low_card_seat(seats: Iterable[int], up_cards: Sequence[Sequence[Card]]) -> int:
     """R7.2: the player with the lowest up card, rank first, then suit (clubs lowest, R1.6);
     card ints compare exactly so."""
-    return min(seats, key=lambda seat: up_cards[seat][0])
+    order = list(seats)
+    firsts = [up_cards[seat][0] for seat in order]
+    return order[firsts.index(min(firsts))]
 
 
 def open_pair(seats: Iterable[int], up_cards: Sequence[Sequence[Card]]) -> bool:
     """R7.2: whether a player still in shows a pair on fourth street (his two up cards)."""
-    return any(up_cards[seat][0] >> 2 == up_cards[seat][1] >> 2 for seat in seats)
+    for seat in seats:
+        first, second = up_cards[seat]
+        if first >> 2 == second >> 2:
+            return True
+    return False

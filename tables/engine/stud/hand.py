@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from tables.engine.cards import Card
 from tables.engine.pots import Pot, build_pots
-from tables.engine.records import AwardPot, Cause, Check, Fold, TimeOut
+from tables.engine.records import AwardPot, Cause, Check, Fold, TimeOut, maker
 from tables.engine.stud.cards import StudDeal
 from tables.engine.stud.legal import StudQueries
 from tables.engine.stud.rules import (
@@ -25,6 +25,8 @@ from tables.engine.stud.rules import (
     StudRules,
     StudStreet,
 )
+
+_make_bring_in, _make_fold = maker(BringIn), maker(Fold)
 
 __all__ = [
     "MAX_PLAYERS",
@@ -203,7 +205,7 @@ class StudHand(StudQueries):
         amount = min(self.rules.bring_in, self.stacks[i])  # R2.10
         self._put(i, amount)
         self.round.post_bring_in(amount, small_bet=self.rules.small_bet)
-        record = BringIn(seat=i, amount=amount, all_in=self.stacks[i] == 0, cause=cause)
+        record = _make_bring_in(seat=i, amount=amount, all_in=self.stacks[i] == 0, cause=cause)
         self.records.append(record)
         self.acted[i] = True
         self.acted_at[i] = self.round.current_bet
@@ -211,7 +213,7 @@ class StudHand(StudQueries):
         return record
 
     def _fold(self, i: int, cause: Cause) -> Fold:
-        record = Fold(seat=i, cause=cause)
+        record = _make_fold(seat=i, cause=cause)
         self.records.append(record)
         self.folded[i] = True
         self.live_count -= 1

@@ -166,7 +166,9 @@ class StudQueries(StudState, SharedMoves):
             )
 
     def _refresh(self) -> None:
-        """Work out what the actor owes, his call and whether he may raise, for this state."""
+        """Work out what the actor owes, his call and whether he may complete, bet or raise at
+        all, for this state: ``_problem`` says why not (the cap, R7.2 and R3.4; the bring-in;
+        R3.7's reopening, read from StudRound), or is None if he may."""
         self._stale = False
         self._targets = None
         i = self.actor
@@ -174,35 +176,34 @@ class StudQueries(StudState, SharedMoves):
             self._owed_now = self._call = 0
             self._problem = "nobody is to act"
             return
-        bets, stacks = self.bets, self.stacks
-        current = self.round.current_bet
-        owed = current - bets[i]
+        betting, rules, bets, stacks = self.round, self.rules, self.bets, self.stacks
+        current = betting.current_bet
+        bet, stack = bets[i], stacks[i]
+        owed = current - bet
         owed = owed if owed > 0 else 0
-        stack = stacks[i]
         self._owed_now = owed
         self._call = owed if owed < stack else stack
-        self._problem = self._raise_problem(i, current, bets[i] + stack)
-
-    def _raise_problem(self, i: int, current: int, total: int) -> str | None:
-        """Why the actor (``total`` chips with his bet) may not complete, bet or raise at all,
-        or None if he may: the cap (R7.2, R3.4), the bring-in, R3.7's reopening (StudRound)."""
-        betting, rules = self.round, self.rules
+        total = bet + stack
+        problem: str | None = None
         if betting.raises >= rules.cap:
-            return f"the betting is capped at {rules.cap} bets this round (R7.2)"
-        if betting.bring_in_due:
+            problem = f"the betting is capped at {rules.cap} bets this round (R7.2)"
+        elif betting.bring_in_due:
             if rules.bring_in >= rules.small_bet:
-                return "the bring-in is a full small bet here: bring in"
-            if total <= rules.bring_in:
-                return "you have no more than the bring-in: bring in"
-            return None
-        if total <= current:
-            return "you do not have more chips than the call; call or fold"
-        if self.acted[i] and betting.full_level <= self.acted_at[i]:
+                problem = "the bring-in is a full small bet here: bring in"
+            elif total <= rules.bring_in:
+                problem = "you have no more than the bring-in: bring in"
+        elif total <= current:
+            problem = "you do not have more chips than the call; call or fold"
+        elif self.acted[i] and betting.full_level <= self.acted_at[i]:
             if current == self.acted_at[i]:
-                return "nobody raises his own bet (R3.8)"
-            return "a short all-in does not reopen the betting to you; call or fold (R3.7)"
-        can_act, bets, stacks = self.can_act, self.bets, self.stacks
-        for j in range(self.n):
-            if j != i and can_act[j] and bets[j] + stacks[j] > current:
-                return None
-        return "every other player is all-in or out; call or fold"
+                problem = "nobody raises his own bet (R3.8)"
+            else:
+                problem = "a short all-in does not reopen the betting to you; call or fold (R3.7)"
+        else:
+            can_act = self.can_act
+            for j in range(self.n):
+                if j != i and can_act[j] and bets[j] + stacks[j] > current:
+                    break
+            else:
+                problem = "every other player is all-in or out; call or fold"
+        self._problem = problem

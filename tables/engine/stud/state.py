@@ -12,10 +12,11 @@ from tables.engine.cards import Card
 from tables.engine.dealing import clockwise
 from tables.engine.evaluator import evaluate_unchecked
 from tables.engine.pots import build_pots
-from tables.engine.records import AwardPot, PostAnte, ReturnUncalled, ShowHand
+from tables.engine.records import AwardPot, PostAnte, ReturnUncalled, ShowHand, maker
 from tables.engine.showdown import UNKNOWN_HAND, award_pots
 from tables.engine.stud.betting import StudRound
 from tables.engine.stud.cards import (
+    RANK_KEYS,
     Dealt,
     StudDeal,
     high_hand_seat,
@@ -25,6 +26,9 @@ from tables.engine.stud.cards import (
 from tables.engine.stud.rules import DealCommon, DealStud, StudRecord, StudRules, StudStreet
 
 _STREETS = tuple(StudStreet)
+# The records a hand makes most, without the class call (records.maker).
+_make_ante, _make_deal = maker(PostAnte), maker(DealStud)
+_make_show, _make_award, _make_return = maker(ShowHand), maker(AwardPot), maker(ReturnUncalled)
 
 
 class StudState:
@@ -39,7 +43,7 @@ class StudState:
         "rules", "n", "starting_stacks", "stacks", "bets", "contributed", "pot_total",
         "folded", "protected", "can_act", "acted", "acted_at", "live_count", "active_count",
         "round", "street", "actor", "is_over", "last_aggressor", "opener", "bring_in_seat",
-        "down_cards", "up_cards", "hole_cards", "board", "records", "payouts",
+        "down_cards", "up_cards", "_up_sums", "hole_cards", "board", "records", "payouts",
         "showdown_order", "_deal", "_clockwise", "_stale", "_owed_now", "_call", "_targets",
         "_problem",
     )  # fmt: skip
@@ -67,9 +71,10 @@ class StudState:
         self.last_aggressor: int | None = None
         self.opener = 0  # where this street's action starts: the low card, then the high hand
         self.bring_in_seat: int | None = None
-        self.down_cards: list[tuple[Card, ...] | None] = [() for _ in range(n)]
-        self.up_cards: list[tuple[Card, ...]] = [() for _ in range(n)]
-        self.hole_cards: list[tuple[Card, ...] | None] = [() for _ in range(n)]  # dealing order
+        self.down_cards: list[tuple[Card, ...] | None] = [()] * n
+        self.up_cards: list[tuple[Card, ...]] = [()] * n
+        self._up_sums = [0] * n  # each player's up cards' rank_sum, for the high hand (R7.2)
+        self.hole_cards: list[tuple[Card, ...] | None] = [()] * n  # dealing order
         self.board: list[Card] = []  # R7.2: the common card, if the deck runs out
         self.records: list[StudRecord] = []
         self.payouts = [0] * n
@@ -113,7 +118,7 @@ class StudState:
             self.pot_total += amount
             if amount == stack:
                 self._stop_acting(seat)
-            append(PostAnte(seat=seat, amount=amount, all_in=amount == stack))
+            append(_make_ante(seat=seat, amount=amount, all_in=amount == stack))
 
     def _deal_third_street(self) -> None:
         """R7.2: two down cards and one up card each, one at a time from position 0."""
@@ -127,14 +132,12 @@ class StudState:
         if self.active_count < 2:
             self._end_round()  # nobody to bet against: the cards run out
             return
-        can_act = self.can_act
-        seat = low if can_act[low] else next(i for i in self._clockwise[low] if can_act[i])
-        self.bring_in_seat = self.actor = seat
+        self.bring_in_seat = self.actor = self._first_able(low)
         self._stale = True
 
     def _give(self, street: StudStreet, seats: Sequence[int], dealt: Sequence[Dealt]) -> None:
         """Each seat's cards of a street, recorded; in dealing order in ``hole_cards``."""
-        downs, ups, holes = self.down_cards, self.up_cards, self.hole_cards
+        downs, ups, holes, sums = self.down_cards, self.up_cards, self.hole_cards, self._up_sums
         append = self.records.append
         for seat, (down, up) in zip(seats, dealt, strict=True):
             if down is None:
@@ -149,32 +152,38 @@ class StudState:
                     holes[seat] = hole + down + up  # down, down, up, then a card a street
             if up:
                 ups[seat] += up
-            append(DealStud(seat=seat, street=street, down=down, up=up))
+                for card in up:  # one a street: a loop, not rank_sum's call (R7.2)
+                    sums[seat] += RANK_KEYS[card]
+            append(_make_deal(seat=seat, street=street, down=down, up=up))
 
     # -- turns and streets -----------------------------------------------------------------
 
     def _advance(self, start: int) -> None:
-        """Give the turn to the next player who owes action, or close the round (R3.3)."""
+        """R3.3: give the turn to the first player clockwise from ``start`` who still owes
+        action, or close the round."""
         self._stale = True
-        nxt = self._next_actor(start)
-        if nxt is None:
-            self._end_round()
-        else:
-            self.actor = nxt
-
-    def _next_actor(self, start: int) -> int | None:
-        """R3.3: the first player clockwise from ``start`` who still owes action."""
         can_act, acted, bets = self.can_act, self.acted, self.bets
         current = self.round.current_bet
         for i in self._clockwise[start % self.n]:
             if not can_act[i]:
                 continue
-            if bets[i] < current:
-                return i  # he owes chips
+            if bets[i] < current:  # he owes chips
+                self.actor = i
+                return
             if not acted[i]:
-                # Nobody left to bet against: nothing to do this round.
-                return None if self.active_count == 1 else i
-        return None
+                if self.active_count > 1:  # else nobody is left to bet against
+                    self.actor = i
+                    return
+                break
+        self._end_round()
+
+    def _first_able(self, seat: int) -> int:
+        """R7.2: ``seat`` if he can act, else (all-in) the next player clockwise who can."""
+        can_act = self.can_act
+        for i in self._clockwise[seat]:
+            if can_act[i]:
+                return i
+        raise AssertionError("nobody can act")  # the callers checked active_count >= 2
 
     def _end_round(self) -> None:
         """R3.3: return the uncalled bet, then deal on, run out the cards, or finish."""
@@ -188,7 +197,7 @@ class StudState:
             self._next_street()
             if self.active_count >= 2:
                 self.last_aggressor = None
-                self.actor = self._next_actor(self.opener)
+                self.actor = self._first_able(self.opener)  # R7.2: the high hand acts first
                 return
         self._showdown()
 
@@ -202,12 +211,13 @@ class StudState:
             self.stacks[seat] += excess
             self.contributed[seat] -= excess
             self.pot_total -= excess
-            self.records.append(ReturnUncalled(seat=seat, amount=excess))
+            self.records.append(_make_return(seat=seat, amount=excess))
 
     def _next_street(self) -> None:
         """Deal the next street to the players still in; the high hand showing acts first."""
         self.street = street = _STREETS[self.street - StudStreet.THIRD + 1]
-        live = [seat for seat in range(self.n) if not self.folded[seat]]
+        folded = self.folded
+        live = [seat for seat in range(self.n) if not folded[seat]]
         dealt = self._deal.next_street(street, live)
         if isinstance(dealt, list):
             mix = self._deal.mix  # R7.2: the deck ran short, its last card and the burns mixed
@@ -224,9 +234,8 @@ class StudState:
         self.acted = [False] * self.n
         pair = street is StudStreet.FOURTH and open_pair(live, self.up_cards)
         self.round = StudRound(rules=self.rules, street=street, open_pair=pair)
-        # R7.2: the best showing hand acts first (with the common card, if any); if he is
-        # all-in, the next player clockwise who can act.
-        self.opener = high_hand_seat(live, self.up_cards, self.board)
+        # R7.2: the best showing hand (with the common card, if any) opens the street.
+        self.opener = high_hand_seat(live, self.up_cards, self.board, self._up_sums)
 
     # -- the end ---------------------------------------------------------------------------
 
@@ -242,16 +251,17 @@ class StudState:
         start = self.last_aggressor
         if start is None or self.folded[start]:
             start = self.opener
-        order = [seat for seat in self._clockwise[start] if not self.folded[seat]]
+        folded = self.folded
+        order = [seat for seat in self._clockwise[start] if not folded[seat]]
         self.showdown_order = order
         values = [UNKNOWN_HAND] * n
-        board = self.board
+        board, holes, append = self.board, self.hole_cards, self.records.append
         for seat in order:
-            cards = self.hole_cards[seat]
+            cards = holes[seat]
             if cards is not None:
                 values[seat] = evaluate_unchecked([*cards, *board] if board else cards)
-            self.records.append(ShowHand(seat=seat, cards=cards, value=values[seat]))
-        pots = build_pots(self.contributed, [not folded for folded in self.folded])
+            append(_make_show(seat=seat, cards=cards, value=values[seat]))
+        pots = build_pots(self.contributed, [not out for out in folded])
         # R4.2: stud has no button; button=n-1 makes "left of the button" position 0, and
         # HIGHEST_CARD compares all of a player's own cards (Robert's Rules, TDA).
         self._finish(
@@ -270,6 +280,6 @@ class StudState:
             for seat, share in shares:
                 self.stacks[seat] += share
                 self.payouts[seat] += share
-            self.records.append(AwardPot(pot=index, amount=amount, shares=tuple(shares)))
+            self.records.append(_make_award(pot=index, amount=amount, shares=tuple(shares)))
         self.bets = [0] * self.n
         self.is_over = True

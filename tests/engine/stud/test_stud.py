@@ -4,6 +4,7 @@ chip, the server's moves, illegal moves, and PHH histories."""
 
 from __future__ import annotations
 
+import random
 import warnings
 from collections.abc import Sequence
 from fractions import Fraction
@@ -48,6 +49,7 @@ from tables.engine.stud import (
     StudStreet,
     high_hand_seat,
     low_card_seat,
+    rank_sum,
     showing_key,
 )
 
@@ -728,3 +730,26 @@ def test_the_strict_reader_refuses_a_history_that_stops_early():
     hand.bring_in()
     with pytest.raises(IllegalHistory, match="p3 to act"):
         read_stud(write_stud(hand))
+
+
+def test_r7_2_high_hand_by_rank_sum_agrees_with_showing_key():
+    # high_hand_seat looks up each hand's category and ranks by its rank sum and compares
+    # suits only between equal ranks; it must pick the seat that showing_key ranks highest
+    # (R7.2, seed 003's suit tie-break), with and without the common card.
+    rng = random.Random(19)
+    pairs_or_better = 0
+    for trial in range(4000):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        if trial % 2:  # few ranks: pairs, two pair, trips, quads, equal ranks by suit
+            deck.sort(key=lambda card: (card >> 2) % 3)
+        size, players = rng.choice((2, 3, 4)), rng.randint(2, 8)
+        up = [tuple(deck[k * size : (k + 1) * size]) for k in range(players)]
+        board = [deck[-1]] if trial % 3 == 0 else []
+        live = sorted(rng.sample(range(players), rng.randint(1, players)))
+        expected = max(live, key=lambda seat: showing_key([*up[seat], *board]))
+        assert high_hand_seat(live, up, board) == expected, (live, up, board)
+        sums = [rank_sum(cards) for cards in up]  # as a hand keeps them, street by street
+        assert high_hand_seat(live, up, board, sums) == expected
+        pairs_or_better += showing_key([*up[expected], *board])[0] > 0
+    assert pairs_or_better > 1000  # the paired shapes were tried, not only high cards
