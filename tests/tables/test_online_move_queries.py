@@ -28,9 +28,11 @@ pytestmark = pytest.mark.django_db
 # A player's move while the hand runs: lock the table, lock the hand (his key looked up in the
 # same query), store the move, read the seats with their names, save the hand, bump the
 # version; the atomic block's savepoint and its release (the test's transaction around it).
-# The publishing reads nothing back: the table is drawn from the move's own rows.
-PLAYER_MOVE_QUERIES = 8
-# A house bot's move applied by the sweeper: the same without the key (the table's id given).
+# The publishing reads nothing back (the table is drawn from the move's own rows) but the
+# seats whose player's connection dropped, which the public table marks (R3.10).
+PLAYER_MOVE_QUERIES = 9
+# A house bot's move applied by the sweeper: the same without the key (the table's id given)
+# and, at a table of bots only, without the dropped seats (a bot never drops).
 BOT_MOVE_QUERIES = 8
 
 

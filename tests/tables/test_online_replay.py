@@ -125,15 +125,24 @@ def test_on_the_database_bus_an_own_message_goes_as_it_is(settings):
 def published(monkeypatch):
     """The table messages published: (version, public html in English)."""
     found: list[tuple[int, str]] = []
-    real = online_publish.publish
+    real, real_many = online_publish.publish, online_publish.publish_many
 
-    def publish(channel: str, payload: str) -> None:
+    def seen(channel: str, payload: str) -> None:
         message = json.loads(payload)
         if ":table:" in channel:
             found.append((message["version"], message["html"]["en"]))
+
+    def publish(channel: str, payload: str) -> None:
+        seen(channel, payload)
         real(channel, payload)
 
+    def publish_many(messages: list[tuple[str, str]]) -> None:
+        for channel, payload in messages:
+            seen(channel, payload)
+        real_many(messages)
+
     monkeypatch.setattr(online_publish, "publish", publish)
+    monkeypatch.setattr(online_publish, "publish_many", publish_many)
     return found
 
 
