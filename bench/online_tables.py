@@ -460,8 +460,9 @@ class Player:
                 self.run.stats.error("a table message without its table", data[:200])
                 return
             self.show_public(fragment, time.time())
+        # seq, prev: the own messages' numbers (tables.online.replay)
         elif message.get("user") == self.user_id and keys <= {
-            "user", "what", "table", "version", "html", "event"
+            "user", "what", "table", "version", "html", "event", "seq", "prev"
         }:  # fmt: skip
             if message["table"] != self.table.pk:
                 return
