@@ -13,6 +13,7 @@ hand (its sequence, or its shown set), never per viewer.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -54,7 +55,14 @@ def table_equity(hand: TableHand | None, game: str) -> list[StreetEquity]:
         return _runout(hand, game)
     if len(hand.shown) < 2:
         return []
-    key = _key(hand)
+    return _kept(_key(hand), hand, lambda: _streets(hand, game))
+
+
+def _kept(
+    key: str, hand: TableHand, compute: Callable[[], list[StreetEquity]]
+) -> list[StreetEquity]:
+    """The figures kept under ``key``, else ``compute()``'s, kept (a failing cache costs a
+    computation, never the table)."""
     try:
         kept: list[StreetEquity] | None = cache.get(key)
     except Exception:
@@ -62,7 +70,7 @@ def table_equity(hand: TableHand | None, game: str) -> list[StreetEquity]:
         kept = None
     if kept is not None:
         return kept
-    streets = _streets(hand, game)
+    streets = compute()
     try:
         cache.set(key, streets, KEPT_SECONDS)
     except Exception:
@@ -73,25 +81,17 @@ def table_equity(hand: TableHand | None, game: str) -> list[StreetEquity]:
 def _runout(hand: TableHand, game: str) -> list[StreetEquity]:
     """A running hand's figures in its staged runout, up to the board dealt so far."""
     key = f"{namespace()}:online-runout-equity:{hand.pk}:{hand.commitment}:{hand.sequence}"
-    try:
-        kept: list[StreetEquity] | None = cache.get(key)
-    except Exception:
-        logger.warning("the cache failed: hand %s's equity is computed again", hand.pk)
-        kept = None
-    if kept is not None:
-        return kept
+    return _kept(key, hand, lambda: _runout_streets(hand, game))
+
+
+def _runout_streets(hand: TableHand, game: str) -> list[StreetEquity]:
     engine = kept_state(hand)
     if engine is None:
         moves = hand.actions.filter(sequence__lte=hand.sequence).order_by("sequence")
         engine = rebuild(hand, list(moves.values_list("record", flat=True)))
     # Only the tabled hands and the board dealt: the deck is never read (all_in_equity).
     tabled = not isinstance(engine, StudHand) and engine.tabled
-    streets = _streets_of(hand, engine, game) if tabled else []
-    try:
-        cache.set(key, streets, KEPT_SECONDS)
-    except Exception:
-        logger.warning("the cache failed: hand %s's equity is not kept", hand.pk)
-    return streets
+    return _streets_of(hand, engine, game) if tabled else []
 
 
 def _streets(hand: TableHand, game: str) -> list[StreetEquity]:

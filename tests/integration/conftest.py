@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,3 +181,34 @@ def redis_test_url() -> Iterator[str]:
     yield url
     client.flushdb()
     client.close()
+
+
+@contextlib.contextmanager
+def uvicorn_server(log_dir: Path, *, redis_url: str) -> Iterator[str]:
+    """uvicorn with config.asgi on the test database and ``redis_url`` as its bus; its base
+    URL once it answers; stopped on leaving."""
+    processes = Processes(log_dir)
+    port = free_port()
+    env = base_env(DATABASE_URL=processes_database_url(), REDIS_URL=redis_url, LIVE_BUS=None)
+    processes.start(
+        "uvicorn",
+        [
+            str(VENV_BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
+            "--port", str(port), "--log-level", "warning",
+        ],
+        env=env,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        processes.assert_alive("uvicorn")
+        try:
+            return httpx.get(f"{base}/", timeout=2).status_code == 200
+        except httpx.TransportError:
+            return False
+
+    try:
+        wait_until(up, timeout=30, what="uvicorn to answer")
+        yield base
+    finally:
+        processes.stop_all()

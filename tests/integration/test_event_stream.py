@@ -19,12 +19,7 @@ from django.utils import timezone
 
 from tests import factories
 from tests.integration.conftest import (
-    VENV_BIN,
-    Processes,
-    base_env,
-    free_port,
-    processes_database_url,
-    wait_until,
+    uvicorn_server,
 )
 from tests.integration.sse import Stream, next_changed, next_clock
 from tournaments import live, services
@@ -42,33 +37,8 @@ def events_server(django_db_setup, tmp_path_factory) -> Iterator[str]:
     tests does not wait for it.
     """
     assert settings.LIVE_BUS == "redis", "the stream test needs REDIS_URL (the production bus)"
-    processes = Processes(tmp_path_factory.mktemp("uvicorn"))
-    port = free_port()
-    env = base_env(
-        DATABASE_URL=processes_database_url(), REDIS_URL=settings.REDIS_URL, LIVE_BUS=None
-    )
-    processes.start(
-        "uvicorn",
-        [
-            str(VENV_BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
-            "--port", str(port), "--log-level", "warning",
-        ],
-        env=env,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        processes.assert_alive("uvicorn")
-        try:
-            return httpx.get(f"{base}/", timeout=2).status_code == 200
-        except httpx.TransportError:
-            return False
-
-    try:
-        wait_until(up, timeout=30, what="uvicorn to answer")
+    with uvicorn_server(tmp_path_factory.mktemp("uvicorn"), redis_url=settings.REDIS_URL) as base:
         yield base
-    finally:
-        processes.stop_all()
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 import redis
 from django.conf import settings
@@ -29,11 +28,7 @@ from tables.online.services import TableError
 from tests import factories
 from tests.integration.conftest import (
     TEST_REDIS_DB,
-    VENV_BIN,
-    Processes,
-    base_env,
-    free_port,
-    processes_database_url,
+    uvicorn_server,
     wait_until,
 )
 from tests.integration.sse import Stream, drain, next_clock
@@ -58,31 +53,8 @@ def _own_redis_url() -> str:
 def server(django_db_setup, tmp_path_factory) -> Iterator[str]:
     """uvicorn with config.asgi on the test database and the test process's Redis."""
     assert settings.LIVE_BUS == "redis", "the replay test needs REDIS_URL (the production bus)"
-    processes = Processes(tmp_path_factory.mktemp("uvicorn"))
-    port = free_port()
-    env = base_env(DATABASE_URL=processes_database_url(), REDIS_URL=_own_redis_url(), LIVE_BUS=None)
-    processes.start(
-        "uvicorn",
-        [
-            str(VENV_BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
-            "--port", str(port), "--log-level", "warning",
-        ],
-        env=env,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        processes.assert_alive("uvicorn")
-        try:
-            return httpx.get(f"{base}/", timeout=2).status_code == 200
-        except httpx.TransportError:
-            return False
-
-    try:
-        wait_until(up, timeout=30, what="uvicorn to answer")
+    with uvicorn_server(tmp_path_factory.mktemp("uvicorn"), redis_url=_own_redis_url()) as base:
         yield base
-    finally:
-        processes.stop_all()
 
 
 @pytest.fixture(autouse=True)
