@@ -29,10 +29,12 @@ is what the tournament layer costs. Results and their reading: bench/RESULTS.md.
 from __future__ import annotations
 
 import argparse
+import base64
 import cProfile
 import json
 import os
 import pstats
+import secrets
 import sys
 import time
 from collections import Counter
@@ -442,6 +444,9 @@ def setup_django(database: str) -> None:
     from bench.clock_phones import recreate_database
 
     os.environ["DATABASE_URL"] = recreate_database(database)
+    # Production settings (PostgreSQL, Redis) need both keys; a run's own unless given.
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    os.environ.setdefault("FLOORMAN_SEAL_KEYS", base64.b64encode(os.urandom(32)).decode())
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     import django

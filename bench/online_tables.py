@@ -167,7 +167,7 @@ def parse_public(html: str) -> Fragment | None:
         version=int(data.get("version") or -1), hand=int(data.get("hand") or 0),
         sequence=int(data.get("sequence") or 0), my_turn=False, over=data.get("over") == "1",
         in_hand=False, cards=cards, stacks={}, actions=[], presets=[], csrf="",
-        sitting_out=False,
+        sitting_out=False, tabled=tabled(html),
     )  # fmt: skip
 
 
@@ -205,6 +205,7 @@ class Fragment:
     presets: list[int]
     csrf: str
     sitting_out: bool
+    tabled: bool = False  # an all-in runout: every live hand face up (TDA 16)
 
     @property
     def shows(self) -> tuple[int, int]:
@@ -238,14 +239,23 @@ def parse(body: str) -> Fragment | None:
         presets=sorted({int(amount) for amount in PRESET.findall(form[0])}) if form else [],
         csrf=token[1] if token else "",
         sitting_out="/back/" in body,
+        tabled=tabled(body),
     )
 
 
+def tabled(html: str) -> bool:
+    """Whether the public table says the hand is in an all-in runout (``data-tabled``)."""
+    head = PUBLIC.search(html)
+    return head is not None and 'data-tabled="1"' in head[0]
+
+
 def leaks(fragment: Fragment, seat: int) -> list[str]:
-    """What this viewer must not see: a face-up card in another seat before the hand is over;
+    """What this viewer must not see: a face-up card in another seat before the hand is over,
+    unless the hand is tabled in an all-in runout (TDA 16: betting is closed, every live hand
+    face up; the server's own leak harness checks which hands, tests/tables/test_online_runout);
     and his own cards missing while he is in the hand."""
     found = []
-    if not fragment.over:
+    if not fragment.over and not fragment.tabled:
         for number, cards in fragment.cards.items():
             if cards and number != seat:
                 found.append(f"seat {number}'s cards {cards} shown to seat {seat}")

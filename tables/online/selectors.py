@@ -134,6 +134,7 @@ class TableView:
     street: int
     my_call: int  # what the viewer would call now: a "Call N" pre-action box watches it
     stud: bool  # R7.2: no button, no blinds, a bring-in
+    tabled: bool = False  # an all-in runout: every live hand face up (TDA 16, visible_cards)
 
     @property
     def shows_total(self) -> bool:
@@ -368,6 +369,7 @@ def table_view(table: OnlineTable | TableSnapshot, viewer: User | AnonymousUser)
         street=int(engine.street) if engine else 0,
         my_call=_my_call(engine, me) if engine is not None and live else 0,
         stud=is_stud(table.game),
+        tabled=live and not isinstance(engine, StudHand) and bool(engine and engine.tabled),
     )
 
 

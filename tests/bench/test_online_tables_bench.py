@@ -94,6 +94,25 @@ def test_a_fragment_with_another_seats_cards_is_a_leak_until_the_hand_is_over():
     ]
 
 
+def test_a_tabled_runout_shows_every_live_hand_but_a_missing_own_hand_is_still_caught():
+    """TDA 16: once betting is closed with the players all-in, every live hand lies face up
+    (the public table says ``data-tabled``); the bench must not count those as leaks."""
+    public = (
+        '<div class="public" data-public data-version="4" data-hand="9" data-sequence="5" '
+        '{tabled}data-over="">'
+        '<li class="seat" data-seat="1"><span class="pcard" data-card="Ah">A</span>'
+        '<span class="pcard" data-card="Kd">K</span></li>'
+        '<li class="seat" data-seat="2"><span class="pcard" data-card="7c">7</span>'
+        '<span class="pcard" data-card="2s">2</span></li></div>'
+    )
+    tabled = online_tables.parse_public(public.format(tabled='data-tabled="1" '))
+    live = online_tables.parse_public(public.format(tabled=""))
+    assert tabled is not None and live is not None
+    assert tabled.tabled and not live.tabled
+    assert online_tables.leaks(tabled, seat=0) == []
+    assert len(online_tables.leaks(live, seat=0)) == 2
+
+
 @pytest.mark.django_db
 def test_a_players_fragment_skips_the_floors_role_queries_and_his_balance(settings):
     """The benchmark's finding: every move is rendered five times for the other players, so the

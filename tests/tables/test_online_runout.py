@@ -70,6 +70,7 @@ def _all_in(table, users, *, deck=None) -> TableHand:
     hand = online_play.deal_hand(table=table, deck=deck or stacked_deck(HOLES, board=BOARD))
     assert hand is not None
     _act(table, alice, "raise", 1000)  # all-in
+    assert "data-tabled" not in _public(table)  # bob and carol still act: no hand face up
     _act(table, bob, "fold")
     _act(table, carol, "call")  # all-in: nobody acts again
     hand.refresh_from_db()
@@ -100,6 +101,8 @@ def test_each_street_is_a_table_version_with_the_board_so_far_and_the_figures_to
         # TDA 16: both live hands face up to everyone; bob's folded cards stay down.
         assert 'data-card="As"' in html and 'data-card="Ks"' in html
         assert 'data-card="7c"' not in html
+        # The page (and bench/online_tables.py's leak check) knows the hands lie face up.
+        assert 'data-tabled="1"' in html
         assert _board_in(html) == [card_name(c) for c in board[:shown]]
         for later in board[shown:]:
             assert f'data-card="{card_name(later)}"' not in html  # no street to come
@@ -123,6 +126,7 @@ def test_each_street_is_a_table_version_with_the_board_so_far_and_the_figures_to
     assert hand.is_over and set(hand.shown) == {0, 2}
     html = _public(table)
     assert _board_in(html) == [card_name(c) for c in board]
+    assert "data-tabled" not in html  # over: the shown hands are R1.8's, not a runout's
     # Aces hold: carol doubles up; every chip is where the ledger says.
     stacks = {s.number: s.stack for s in OnlineSeat.objects.filter(table=table)}
     assert stacks == {1: 0, 2: 995, 3: 2005}
