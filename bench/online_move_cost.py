@@ -11,9 +11,12 @@ a fresh idempotency key as the page sends) to move 60. A move's cost is read aro
 the publishing after the commit included: this process's CPU time, the backend's and Redis's
 (``/proc/<pid>/task/*/schedstat``), the queries and the Redis commands it made. Two passes on
 fresh hands: ``kept`` (the product) and ``replay`` (the kept states dropped before every move,
-this process's and the cache's). Then a house bot's move applied by the sweeper
-(``expire_turn``) at a table of six bots, measured the same way. PostgreSQL's background
-processes (WAL writer, checkpointer, ...) are read over each whole pass and divided by its moves;
+this process's and the cache's), and ``every language`` (kept, but no tab's stream has said
+which language it reads, so every part is rendered in English and German: the design before
+tables.online.languages; the other two passes' tabs read English). Then a house bot's move
+applied by the sweeper (``expire_turn``) at a table of six bots, measured the same way.
+PostgreSQL's background processes (WAL writer, checkpointer, ...) are read over each whole pass
+and divided by its moves;
 they serve every database of the server (other helpers' too on a shared machine): an upper
 bound. Not measured here: the events process (uvicorn) that forwards the published messages to
 the tabs (bench/online_tables.py reads it). Not a timed test: read the ratios in one run.
@@ -108,7 +111,27 @@ class Meter:
         return background_readings()
 
 
-def play_hand(meter: Meter, table: Any, users: dict[int, Any], *, replay: bool) -> dict[int, Cost]:
+def listen(table: Any, users: dict[int, Any], language: str | None) -> None:
+    """The players' tabs read ``language`` (their streams say so: tables.online.languages); None:
+    no stream said, so every part is rendered in every language (as before issue 17's marks)."""
+    from django.core.cache import cache
+
+    from tables.online import languages
+
+    if language is not None:
+        languages.mark_listening([table.pk], None, language)
+        for user_id in users:
+            languages.mark_listening([], user_id, language)
+        return
+    cache.delete_many(
+        [languages._table_key(table.pk, code) for code in languages.codes()]
+        + [languages._user_key(user_id, code) for user_id in users for code in languages.codes()]
+    )
+
+
+def play_hand(
+    meter: Meter, table: Any, users: dict[int, Any], *, replay: bool, language: str | None = "en"
+) -> dict[int, Cost]:
     """One hand of min-raises to move 60: each move's cost by the sequence it made."""
     from django.core.cache import cache
 
@@ -116,6 +139,7 @@ def play_hand(meter: Meter, table: Any, users: dict[int, Any], *, replay: bool) 
     from tables.online import play as online_play
     from tables.online.models import TableHand
 
+    listen(table, users, language)  # a hand of 60 moves lasts well within the marks' life
     hand = online_play.deal_hand(table=table)
     assert hand is not None
     costs: dict[int, Cost] = {}
@@ -124,6 +148,7 @@ def play_hand(meter: Meter, table: Any, users: dict[int, Any], *, replay: bool) 
         if replay:
             kept.forget_local()
             cache.clear()
+            listen(table, users, language)
         user = users[hand.user_ids[engine.actor]]
         move = functools.partial(
             online_play.act, table=table, user=user, hand_id=hand.pk, sequence=hand.sequence,
@@ -143,8 +168,9 @@ def run(meter: Meter, tables: int) -> dict[str, dict[int, list[Cost]]]:
     from tables.online.models import TableHand
 
     floor = User.objects.create_user("floor-bench", password="x", is_staff=True)  # noqa: S106
-    results: dict[str, dict[int, list[Cost]]] = {"kept": {}, "replay": {}}
-    background = {"kept": 0.0, "replay": 0.0}
+    designs = ("kept", "replay", "every language")
+    results: dict[str, dict[int, list[Cost]]] = {design: {} for design in designs}
+    background = dict.fromkeys(designs, 0.0)
     for number in range(tables):
         table = online_services.open_table(
             actor=floor, name=f"Bench {number}", seats=6, small_blind=1, big_blind=2,
@@ -156,9 +182,10 @@ def run(meter: Meter, tables: int) -> dict[str, dict[int, list[Cost]]]:
             online_services.grant_chips(user=user, amount=10**8, actor=floor)
             online_services.take_seat(table=table, user=user, buy_in=10**8, number=seat)
             users[user.pk] = user
-        for design in ("kept", "replay"):
+        for design in designs:
             start = meter.background_cpu()
-            costs = play_hand(meter, table, users, replay=design == "replay")
+            language = None if design == "every language" else "en"
+            costs = play_hand(meter, table, users, replay=design == "replay", language=language)
             background[design] += grown(start, meter.background_cpu())
             for sequence, cost in costs.items():
                 results[design].setdefault(sequence, []).append(cost)
@@ -264,10 +291,16 @@ def main() -> None:
         line = ", ".join(f"move {s}: {ms:.2f} ms" for s, ms in by.items())
         print(f"{design:7} {line}; 60/5 = {by[60] / by[5]:.2f} (this process, median)")
     print(f"replay/kept at move 60: {medians['replay'][60] / medians['kept'][60]:.2f}")
+    every = medians["every language"][60] / medians["kept"][60]
+    print(f"every language/kept (the tabs' one language) at move 60: {every:.2f}")
     background = meter.background_by_design
     rows = {
         f"a player's min-raise, kept (all {sum(map(len, report['kept'].values()))} moves)":
             per_process([c for by in report["kept"].values() for c in by], background["kept"]),
+        "a player's min-raise, every language rendered (no stream said which)": per_process(
+            [c for by in report["every language"].values() for c in by],
+            background["every language"],
+        ),
         f"a house bot's move (expire_turn, {len(bots)} moves)": per_process(bots, bots_background),
     }  # fmt: skip
     print("\nms of CPU a move, by process (means; PG background: the whole server's, shared):")

@@ -482,8 +482,9 @@
   }
 
   // -- the stream carries the table (docs/architecture.md, "Live updates") -------------------
-  // A table's message holds the public table of its version in every language: placed at
-  // once, no request. The viewer's own message holds his private part (his cards, buttons and
+  // A table's message holds the public table of its version in the languages its streams
+  // read (tables/online/languages.py): placed at once, no request; a message without this
+  // page's language is a nudge, and the page fetches its fragment. The viewer's own message holds his private part (his cards, buttons and
   // pre-action boxes): placed likewise. The viewer's own cards are laid into his seat of the
   // public table from the private part he was last sent.
   const language = (document.documentElement.lang || "en").slice(0, 2);
@@ -508,7 +509,7 @@
   function htmlOf(message) {
     const html = message.html;
     if (!html || typeof html !== "object") return null;
-    const text = html[language] || html.en;
+    const text = html[language];
     if (!text) return null;
     const template = document.createElement("template");
     template.innerHTML = text.trim();

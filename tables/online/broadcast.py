@@ -5,9 +5,11 @@ on his own channel only when it changed for him.
 The public part is the table as a spectator sees it (``table_view`` for nobody: no live hole
 card of anyone, shown cards after the hand); the private part is drawn by the same selector for
 its one viewer (his hole cards, his buttons and amounts, his pre-action boxes), so a hole card
-can only ever reach its owner. Both are rendered in every language of the site; the tab takes
-its own. What a player was last sent is remembered as a fingerprint in the cache, per table and
-player: a cache that fails sends again (harmless), never less.
+can only ever reach its owner. Both are rendered in the languages their streams read
+(tables.online.languages; every language when none is known); the tab takes its own, and
+fetches its fragment when its language is missing. What a player was last sent is remembered
+as a fingerprint in the cache, per table and player: a cache that fails sends again (harmless),
+never less.
 """
 
 from __future__ import annotations
@@ -15,16 +17,17 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from tables.online.away import away_seats
+from tables.online.languages import codes
 from tables.online.models import OnlineTable
 from tables.online.selectors import TableSnapshot, TableView, table_view
 from tournaments.live_clock import namespace
@@ -35,23 +38,28 @@ PRIVATE_TEMPLATE = "tables/_online_private.html"
 SENT_SECONDS = 60 * 60
 
 
-def _in_every_language(template: str, context: dict[str, Any]) -> dict[str, str]:
+def _in_languages(
+    template: str, context: dict[str, Any], languages: Sequence[str] | None
+) -> dict[str, str]:
     rendered: dict[str, str] = {}
-    for code, _name in settings.LANGUAGES:
+    for code in codes() if languages is None else languages:
         with translation.override(code):
             rendered[code] = str(render_to_string(template, context))
     return rendered
 
 
-def public_message(snapshot: TableSnapshot) -> dict[str, Any]:
-    """The table channel's message of one version: the public table in every language, with
-    the seats whose player's connection dropped (R3.10: a drop bumps the version too)."""
+def public_message(
+    snapshot: TableSnapshot, languages: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The table channel's message of one version: the public table in ``languages`` (every
+    language by default), with the seats whose player's connection dropped (R3.10: a drop
+    bumps the version too)."""
     table = snapshot.table
     # A bot never drops: a table of bots only is not asked (bench/online_tables.py).
     players = any(not seat.is_bot for seat in snapshot.seats)
     away = away_seats(table.pk) if players else frozenset()
     view = table_view(replace(snapshot, away=away) if away else snapshot, AnonymousUser())
-    html = _in_every_language(PUBLIC_TEMPLATE, {"table": table, "view": view})
+    html = _in_languages(PUBLIC_TEMPLATE, {"table": table, "view": view}, languages)
     return {"table": table.pk, "version": table.version, "html": html}
 
 
@@ -76,10 +84,12 @@ def private_state(view: TableView, table: OnlineTable) -> dict[str, Any]:
     }
 
 
-def _private(view: TableView, table: OnlineTable, viewer: User) -> dict[str, Any]:
+def _private(
+    view: TableView, table: OnlineTable, viewer: User, languages: Sequence[str] | None = None
+) -> dict[str, Any]:
     # ``carried``: his cards travel in the part, for the page to lay into his seat.
     context = {"table": table, "view": view, "user": viewer, "carried": True}
-    html = _in_every_language(PRIVATE_TEMPLATE, context)
+    html = _in_languages(PRIVATE_TEMPLATE, context, languages)
     return {"user": viewer.pk, "what": "private", "table": table.pk,
             "version": table.version, "html": html}  # fmt: skip
 
@@ -99,8 +109,11 @@ def _sent_key(table: OnlineTable, user_id: int) -> str:
     return f"{namespace()}:online-private:{table.pk}:{created}:{user_id}"
 
 
-def private_messages(snapshot: TableSnapshot) -> list[tuple[int, dict[str, Any]]]:
-    """(player, message) for every player at the table whose private part changed."""
+def private_messages(
+    snapshot: TableSnapshot, languages: dict[int, tuple[str, ...]] | None = None
+) -> list[tuple[int, dict[str, Any]]]:
+    """(player, message) for every player at the table whose private part changed, in the
+    languages his streams read (``languages``: every language for a player it lacks)."""
     table = snapshot.table
     players = [seat.user_id for seat in snapshot.seats if not seat.is_bot]
     if not players:
@@ -121,7 +134,8 @@ def private_messages(snapshot: TableSnapshot) -> list[tuple[int, dict[str, Any]]
         if sent.get(keys[user_id]) == fingerprint:
             continue
         changed[keys[user_id]] = fingerprint
-        messages.append((user_id, _private(view, table, viewer)))
+        chosen = languages.get(user_id) if languages is not None else None
+        messages.append((user_id, _private(view, table, viewer, chosen)))
     try:
         cache.set_many(changed, SENT_SECONDS)
     except Exception:

@@ -28,7 +28,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tables.online import replay
+from tables.online import languages, replay
 from tables.online.broadcast import private_message, public_message
 from tables.online.models import OnlineTable, Presence, TableStatus
 from tables.online.play import reconnected
@@ -326,10 +326,12 @@ async def stream_tables(
     user_id: int | None,
     last_event_id: str | None = None,
     heartbeat: float = HEARTBEAT_SECONDS,
+    language: str | None = None,
 ) -> AsyncIterator[str]:
     """Server-sent events for a tab's tables: their versions now (or what the tab missed,
     ``last_event_id``), then every change. Subscribed first: what is published meanwhile is
-    queued, and the cursor sends each version once."""
+    queued, and the cursor sends each version once. The tab reads ``language``: the stream
+    says so while it lasts (tables.online.languages)."""
     hub = await get_hub()
     channels = [table_channel(table_id) for table_id in table_ids]
     if user_id is not None:
@@ -341,11 +343,16 @@ async def stream_tables(
         # Shielded like its closing below: the count stays right if the tab goes meanwhile.
         if user_id is not None and await asyncio.shield(in_database(stream_opened, user_id)):
             await in_database(announce_presence, user_id)  # connected again
+        await sync_to_async(languages.mark_listening)(table_ids, user_id, language)
+        marked = time.monotonic()
         yield f"retry: {RETRY_MS}\n: connected\n\n"
         cursor, frames = await in_database(_catch_up, table_ids, user_id, last_event_id)
         for frame in frames:
             yield frame
         while True:
+            if time.monotonic() - marked >= languages.REFRESH_SECONDS:  # busy or quiet, renewed
+                await sync_to_async(languages.mark_listening)(table_ids, user_id, language)
+                marked = time.monotonic()
             try:
                 async with asyncio.timeout(heartbeat):
                     message = await merged.get()
@@ -380,12 +387,15 @@ def stream_tables_sync(
     seconds: float,
     last_event_id: str | None = None,
     heartbeat: float = 5.0,
+    language: str | None = None,
 ) -> Iterator[str]:
     """The same stream for a WSGI server (the test server): bounded, the browser reconnects."""
     deadline = time.monotonic() + seconds
     beat = time.monotonic() + heartbeat
     if user_id is not None and stream_opened(user_id):
         announce_presence(user_id)  # connected again
+    languages.mark_listening(table_ids, user_id, language)
+    marked = time.monotonic()
     try:
         channels = [table_channel(table_id) for table_id in table_ids]
         if user_id is not None:
@@ -395,6 +405,9 @@ def stream_tables_sync(
             cursor, frames = catch_up(table_ids, user_id=user_id, last_event_id=last_event_id)
             yield from frames
             while time.monotonic() < deadline:
+                if time.monotonic() - marked >= languages.REFRESH_SECONDS:
+                    languages.mark_listening(table_ids, user_id, language)
+                    marked = time.monotonic()
                 messages = poller.poll()
                 for message in messages:
                     if cursor.admit(message):

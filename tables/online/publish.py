@@ -11,6 +11,7 @@ import json
 import logging
 
 from tables.online.broadcast import private_messages, public_message
+from tables.online.languages import listening
 from tables.online.replay import TableMessage, keep_messages, number_user_message
 from tables.online.selectors import TableSnapshot, build_snapshot, keep_snapshot
 from tournaments.live import publish, publish_many
@@ -64,12 +65,15 @@ def publish_table_changed(table_id: int, snapshot: TableSnapshot | None = None) 
         if snapshot is None:
             return
         version = snapshot.table.version
+        players = [seat.user_id for seat in snapshot.seats if not seat.is_bot]
+        # Rendered in the languages the table's streams read (every one if none is known).
+        table_languages, player_languages = listening(table_id, players)
         try:
-            message = json.dumps(public_message(snapshot))
+            message = json.dumps(public_message(snapshot, table_languages))
         except Exception:
             logger.exception("could not render table %s: its tabs fetch it", table_id)
             message = nudge(table_id, version)
-        privates = private_messages(snapshot)
+        privates = private_messages(snapshot, player_languages)
         kept = TableMessage(table_id, snapshot.table.created_at, version, message)
         bodies = keep_messages(kept, privates)  # one round trip, before they go out
         messages = [(table_channel(table_id), message)]

@@ -390,7 +390,9 @@ async def stream(request: HttpRequest) -> HttpResponseBase:
     last = request.headers.get("Last-Event-ID") or request.GET.get("last")
     if isinstance(request, ASGIRequest):
         response = StreamingHttpResponse(
-            online_live.stream_tables(ids, user_id=user_id, last_event_id=last),
+            online_live.stream_tables(
+                ids, user_id=user_id, last_event_id=last, language=get_language()
+            ),
             content_type="text/event-stream",
         )
     else:
@@ -399,8 +401,12 @@ async def stream(request: HttpRequest) -> HttpResponseBase:
             return HttpResponse(status=204)  # a WSGI worker is not held: the page polls
         response = StreamingHttpResponse(
             online_live.stream_tables_sync(
-                ids, user_id=user_id, seconds=seconds, last_event_id=last
-            ),
+                ids,
+                user_id=user_id,
+                seconds=seconds,
+                last_event_id=last,
+                language=get_language(),
+            ),  # fmt: skip
             content_type="text/event-stream",
         )
     response["Cache-Control"] = "no-cache"

@@ -1,0 +1,117 @@
+"""A table read in two languages, in real Chromium (issue 17, tables/online/languages.py): each
+tab's stream says its page's language, the messages carry the languages said, and each page
+shows a move from its message without a request; a page whose language a message lacks (its
+mark lapsed) fetches its fragment and still shows its own language."""
+
+from __future__ import annotations
+
+import functools
+import time
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tables.online import languages
+from tables.online import live as online_live
+from tables.online import play as online_play
+from tables.online.models import TableHand
+from tests.browser.conftest import login
+from tests.tables.online_helpers import make_table, seat_players, stacked_deck
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+FOLLOW_MS = 3_000
+
+
+@pytest.fixture
+def table(settings, monkeypatch):
+    # As tests/browser/test_online_tables.py: a bounded stream per page, longer than the test.
+    settings.LIVE_WSGI_STREAM_SECONDS = 120
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    stream = online_live.stream_tables_sync
+    monkeypatch.setattr(online_live, "stream_tables_sync", functools.partial(stream, heartbeat=0.5))
+    table = make_table(seats=6, name="Online 1")
+    yield table
+    cache.delete_many(
+        [languages._table_key(table.pk, code) for code in languages.codes()]
+        + [languages._user_key(seat.user_id, code) for seat in table.players.all()
+           for code in languages.codes()]
+    )  # fmt: skip
+
+
+@pytest.fixture
+def pages(browser):
+    contexts = []
+
+    def new_page(locale: str):
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield new_page
+    for context in contexts:
+        context.close()
+    online_live.wait_for_announcements()
+
+
+def _follow(pages, table):
+    hand = TableHand.objects.filter(table=table).order_by("-pk").first()
+    assert hand is not None
+    for page in pages:
+        state = page.locator("#state")
+        expect(state).to_have_attribute("data-hand", str(hand.pk), timeout=FOLLOW_MS)
+        expect(state).to_have_attribute("data-sequence", str(hand.sequence), timeout=FOLLOW_MS)
+    return hand
+
+
+def _call(table, users):
+    hand = TableHand.objects.get(table=table, is_over=False)
+    user = users[hand.user_ids[online_play.engine_of(hand).actor]]
+    online_play.act(table=table, user=user, hand_id=hand.pk, sequence=hand.sequence, action="call")
+
+
+def test_each_page_reads_its_language_from_the_stream_and_fetches_when_it_is_missing(
+    live_server, pages, table
+):
+    users = {user.pk: user for user in seat_players(table, ["alice", "bob", "carol"])}
+    url = live_server.url + reverse("tables:online_table", args=[table.pk])
+    german, english = pages("de-DE"), pages("en-GB")
+    login(german, live_server, "alice")
+    for page in (german, english):
+        page.goto(url)
+        expect(page.locator("#state")).to_be_visible()
+    expect(german.locator("html")).to_have_attribute("lang", "de")
+    expect(english.locator("html")).to_have_attribute("lang", "en")
+    alice = next(pk for pk, user in users.items() if user.username == "alice")
+
+    def wait_until_said() -> None:  # both pages' streams have said their language
+        deadline = time.monotonic() + 10
+        while languages.listening(table.pk, [alice]) != (("en", "de"), {alice: ("de",)}):
+            assert time.monotonic() < deadline, languages.listening(table.pk, [alice])
+            time.sleep(0.05)
+
+    wait_until_said()
+    asked: dict[str, list[str]] = {"de": [], "en": []}
+    for code, page in (("de", german), ("en", english)):
+        page.on("request", lambda request, code=code: asked[code].append(request.url))
+    online_play.deal_hand(table=table, deck=stacked_deck(["AsAh", "7c2d", "KhKd"]))
+    _follow([german, english], table)
+    _call(table, users)
+    _follow([german, english], table)
+    # Each page showed the deal and the move from its stream's message, in its own language.
+    assert not [u for u in asked["de"] + asked["en"] if "/state/" in u], asked
+    expect(german.get_by_test_id("commitment").locator("..")).to_contain_text("Festlegung")
+    expect(english.get_by_test_id("commitment").locator("..")).to_contain_text("Deck commitment")
+    # The German marks lapse (as 45 s after a stream's last word): the next message is in
+    # English only. The German page fetches its fragment and stays German; the English one
+    # asks for nothing.
+    cache.delete_many([languages._table_key(table.pk, "de"), languages._user_key(alice, "de")])
+    assert languages.listening(table.pk, [alice]) == (("en",), {alice: ("en", "de")})
+    _call(table, users)
+    _follow([german, english], table)
+    assert [u for u in asked["de"] if "/state/" in u], "the German page fetched nothing"
+    assert not [u for u in asked["en"] if "/state/" in u], asked["en"]
+    expect(german.get_by_test_id("commitment").locator("..")).to_contain_text("Festlegung")
