@@ -14,9 +14,13 @@ in the same minutes:
 - ``--peer-ref REV``: the same with the code of a git revision (a temporary worktree), e.g. the
   commit before a change.
 - ``--peer-python PATH``: the working tree's code under another interpreter (a venv with other
-  packages, e.g. uvicorn's httptools and uvloop).
+  packages).
+- ``--peer-uvicorn ARGS``: the working tree's code with uvicorn given these options too, e.g.
+  ``"--loop asyncio --http h11"``: the pure-Python event loop and HTTP parser uvicorn ran on
+  before uvloop and httptools were in requirements.txt (it picks them itself when installed).
 
     .venv/bin/python bench/clock_fanout.py --peer-ref main --database floorman_clock
+    .venv/bin/python bench/clock_fanout.py --peer-uvicorn "--loop asyncio --http h11"
 """
 
 from __future__ import annotations
@@ -28,11 +32,13 @@ import contextlib
 import json
 import os
 import secrets
+import shlex
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +131,9 @@ async def measure(args: argparse.Namespace, port: int, redis_port: int, pid: int
     }
 
 
-def one_run(args: argparse.Namespace, name: str, code_root: Path, python: str) -> dict[str, Any]:
+def one_run(
+    args: argparse.Namespace, name: str, code_root: Path, python: str, extra: Sequence[str] = ()
+) -> dict[str, Any]:
     redis_port, port = free_port(), free_port()
     env = dict(
         os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0", LOG_LEVEL="WARNING",
@@ -146,7 +154,7 @@ def one_run(args: argparse.Namespace, name: str, code_root: Path, python: str) -
         channel, payload = clock_message(env, args.code)
         uvicorn = subprocess.Popen(
             [python, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-             "--port", str(port), "--log-level", "warning", "--backlog", "2048"],
+             "--port", str(port), "--log-level", "warning", "--backlog", "2048", *extra],
             cwd=code_root, env=env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         deadline = time.monotonic() + 60
@@ -181,9 +189,10 @@ def main() -> None:
     parser.add_argument("--code", default="demo")
     parser.add_argument("--peer-ref", help="a git revision whose code is the peer")
     parser.add_argument("--peer-python", help="another interpreter for the working tree's code")
+    parser.add_argument("--peer-uvicorn", help="uvicorn options for a peer of the same code")
     args = parser.parse_args()
     python = str(ROOT / ".venv" / "bin" / "python")
-    configs: list[tuple[str, Path, str]] = [("this", ROOT, python)]
+    configs: list[tuple[str, Path, str, Sequence[str]]] = [("this", ROOT, python, ())]
     with contextlib.ExitStack() as stack:
         if args.peer_ref:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="fanout-")))
@@ -194,13 +203,16 @@ def main() -> None:
                 subprocess.run, ["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
                 check=False, capture_output=True,
             )  # fmt: skip
-            configs.append((f"peer: {args.peer_ref}", tree, python))
+            configs.append((f"peer: {args.peer_ref}", tree, python, ()))
         if args.peer_python:
-            configs.append((f"peer: {args.peer_python}", ROOT, args.peer_python))
+            configs.append((f"peer: {args.peer_python}", ROOT, args.peer_python, ()))
+        if args.peer_uvicorn:
+            options = shlex.split(args.peer_uvicorn)
+            configs.append((f"peer: uvicorn {args.peer_uvicorn}", ROOT, python, options))
         results = []
         for _round in range(args.rounds):
-            for name, code_root, interpreter in configs:
-                results.append(one_run(args, name, code_root, interpreter))
+            for name, code_root, interpreter, extra in configs:
+                results.append(one_run(args, name, code_root, interpreter, extra))
                 print(json.dumps(results[-1]), file=sys.stderr)
     print(json.dumps(results, indent=2))
 

@@ -20,8 +20,9 @@ with a fresh key. A player sitting out (broke, or timed out: R2.9) adds chips if
 back, through the page's forms. Beat starts once every tab shows its table.
 
 A move's round trip runs from just before its POST until every page of the table shows it: the
-actor's POST answer (the new fragment) and each other player's fetched fragment whose hand and
-``data-sequence`` are at or past the move; one not on every page within 10 s is missing (an
+table's message on each player's stream (the actor's POST is answered 204, as table.js asks
+with its stream open), or a fetched fragment, whose hand and ``data-sequence`` are at or past
+the move; one not on every page within 10 s is missing (an
 error). Every fragment is checked for leaks: before the hand is over a face-up card may only be
 in the viewer's own seat (and his own must be there while he is in the hand); a stream message
 may only be the table's ``{table, version}`` or the viewer's own ``{user, what, table}``. Peers,
@@ -283,7 +284,7 @@ class Stats:
     """Everything measured; errors by kind with a few examples."""
 
     round_trips: list[float] = field(default_factory=list)  # moves shown on every page
-    posts: list[float] = field(default_factory=list)  # every move's POST answered 200
+    posts: list[float] = field(default_factory=list)  # every move's POST answered
     statuses: dict[str, dict[int, int]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
     examples: dict[str, str] = field(default_factory=dict)
@@ -590,7 +591,10 @@ class Player:
         move = Move(self.table.pk, (fragment.hand, fragment.sequence + 1), data["action"], 0.0)
         move.started = time.time()
         self.table.made(move)
-        response = await self.post("act", f"/play/t/{self.table.pk}/act/", data)
+        # As table.js with its stream open: the answer is a 204, the move's messages show it.
+        response = await self.post(
+            "act", f"/play/t/{self.table.pk}/act/", data, {"X-Floorman-Stream": "1"}
+        )
         if response is None and move in self.table.pending:
             self.table.pending.remove(move)
         elif response is not None and self.run.in_window(move.started):
@@ -608,16 +612,22 @@ class Player:
         finally:
             self.rebuying = False
 
-    async def post(self, kind: str, url: str, data: dict[str, str]) -> httpx.Response | None:
-        """A form post as the page sends it; the answer is the new fragment, which it shows."""
+    async def post(
+        self, kind: str, url: str, data: dict[str, str], extra: dict[str, str] | None = None
+    ) -> httpx.Response | None:
+        """A form post as the page sends it; the answer is the new fragment, which it shows, or
+        for a move with the stream open a 204 (the stream's messages show it)."""
         try:
             async with self.run.gate:
-                response = await self.run.web.post(url, data=data, headers=self.headers())
+                headers = self.headers(**(extra or {}))
+                response = await self.run.web.post(url, data=data, headers=headers)
         except httpx.TransportError as error:
             self.run.stats.error(f"{kind}: transport", repr(error))
             return None
         at = time.time()
         self.run.stats.status(kind, response.status_code)
+        if response.status_code == 204 and extra:
+            return response
         if response.status_code != 200:
             self.run.stats.error(f"{kind} {response.status_code}", response.text)
             return None

@@ -16,6 +16,7 @@
   const tableUrl = script ? script.dataset.tableUrl || "" : ""; // "/play/t/0/": 0 is the table
   const POLL_MS = 2500; // while the stream is down or refused (204)
   const SAFETY_MS = 15000; // while it is up: a lost nudge costs at most this
+  const STREAMED_ANSWER_MS = 1500; // a move answered 204: its messages are due by then
   const OVERDUE_MS = 1500; // a deadline passed this long ago and nothing came: ask
   const errorBox = document.querySelector("[data-testid=table-error]");
   const stateEl = () => document.getElementById("state");
@@ -240,17 +241,34 @@
     const data = new FormData(form);
     if (!data.get("csrfmiddlewaretoken") && csrfToken) data.set("csrfmiddlewaretoken", csrfToken);
     if (submitter && submitter.name) data.set(submitter.name, submitter.value);
-    if (form.classList.contains("actions")) data.set("key", newKey()); // a resend is done once
+    const move = form.classList.contains("actions");
+    if (move) data.set("key", newKey()); // a resend is done once
     const buttons = Array.from(stateEl().querySelectorAll("button"));
     buttons.forEach((button) => (button.disabled = true));
     inFlight = true;
+    // With the stream open a move is answered 204: its own messages bring the table and our
+    // part (tables/online/views.py). Should they not come, the page asks for the fragment.
+    const headers = { "X-Floorman": "table" };
+    if (move && streamOpen) headers["X-Floorman-Stream"] = "1";
+    const sentAt = stateEl().dataset;
+    const shownBefore = `${sentAt.hand}:${sentAt.sequence}`;
+    let answered = false;
     try {
       const response = await fetch(form.getAttribute("action"), {
         method: "POST",
         body: data,
-        headers: { "X-Floorman": "table" },
+        headers,
         credentials: "same-origin",
       });
+      if (response.status === 204) {
+        showError("");
+        answered = true; // its buttons stay off until the messages put them away
+        setTimeout(() => {
+          const el = stateEl();
+          if (el && `${el.dataset.hand}:${el.dataset.sequence}` === shownBefore) refresh();
+        }, STREAMED_ANSWER_MS);
+        return;
+      }
       const text = await response.text();
       if (response.ok) {
         showError("");
@@ -263,7 +281,10 @@
       showError(errorBox ? errorBox.dataset.offline : "");
     } finally {
       inFlight = false;
-      buttons.forEach((button) => button.isConnected && (button.disabled = false));
+      buttons.forEach((button) => {
+        const waits = answered && button.closest("form.actions");
+        if (button.isConnected && !waits) button.disabled = false;
+      });
     }
   }
 

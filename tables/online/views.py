@@ -185,10 +185,23 @@ def table_state(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+def _streamed(request: HttpRequest) -> bool:
+    """The page's stream is open (it says so on a move): the move's own messages carry the
+    table and the player's part to it, so the answer need not draw them a second time."""
+    return _wants_fragment(request) and request.headers.get("X-Floorman-Stream") == "1"
+
+
 def _run(
-    request: HttpRequest, pk: int, form_class: type[Any], action: Callable[..., object]
+    request: HttpRequest,
+    pk: int,
+    form_class: type[Any],
+    action: Callable[..., object],
+    *,
+    streamed_answer: bool = False,
 ) -> HttpResponse:
-    """Validate, call the service, answer: the fragment or the page; a 4xx with the reason."""
+    """Validate, call the service, answer: the fragment or the page; a 4xx with the reason.
+    ``streamed_answer``: to a page whose stream is open, a 204 (issue 17: the answer drew the
+    whole fragment again, a third render of the table for each move)."""
     table = get_object_or_404(OnlineTable, pk=pk)
     form = form_class(request.POST)
     try:
@@ -202,6 +215,8 @@ def _run(
             )
         context = _context(request, table, page=True) | {"error": error.message}
         return render(request, "tables/online_table.html", context, status=error.status)
+    if streamed_answer and _streamed(request):
+        return HttpResponse(status=204)
     table.refresh_from_db()
     if _wants_fragment(request):
         return render(request, "tables/online_table.html#state", _context(request, table))
@@ -242,7 +257,7 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
             card=data["card"],
         )
 
-    return _run(request, pk, online_forms.ActForm, run)
+    return _run(request, pk, online_forms.ActForm, run, streamed_answer=True)
 
 
 @require_POST
