@@ -192,3 +192,15 @@ def test_call_n_is_worked_out_from_the_public_table_in_each_language_after_a_rai
         assert time.monotonic() < deadline, "carol's page never called"
         time.sleep(0.05)
     assert HandAction.objects.get(user=users["carol"]).record["move"] == "call"
+    # A new street clears every box, her part unchanged: she ticks "Check/fold" while dave
+    # decides; his call ends the round and bob acts first on the flop.
+    _follow([german], table)
+    check_fold = german.get_by_test_id("preactions").locator("[data-pre=check-fold]")
+    expect(check_fold).to_be_visible()  # her part without her buttons came
+    german.evaluate(PROBE)
+    check_fold.check()
+    move("dave", "call")
+    _follow([english, german], table)
+    expect(english.get_by_test_id("actions")).to_be_visible()
+    expect(check_fold).not_to_be_checked()
+    assert german.evaluate(PROBED)  # from the public table's new street alone
