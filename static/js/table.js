@@ -390,9 +390,33 @@
   // street. "Check/fold" checks, or folds to a bet; "Call any" calls whatever bet comes, and a
   // raise does not clear it; "Call N" holds while the amount to call stays N; "Fold to any
   // bet" folds when a bet comes. A new street or hand clears them.
+  //
+  // What he would call is worked out here from the public table, the same for every viewer
+  // (data-current-bet, his seat's data-bet and data-stack): a raise changes it for everyone,
+  // and the server sends a private part only to those whose part really changed (issue 17).
+  // As the server counts a call: what the bet asks of him, all-in if he has less; "" when he
+  // has no boxes (not in the hand, folded, all-in, or it is his turn).
   function myCall(el) {
-    const bar = el.querySelector("[data-my-call]");
-    return bar ? bar.dataset.myCall : "";
+    const table = el.querySelector("[data-public]");
+    const mine = el.querySelector("#mine");
+    if (!table || !mine || !mine.querySelector(".preactions")) return "";
+    const seat = table.querySelector(`.seat[data-seat="${mine.dataset.mySeatNumber}"]`);
+    if (!seat || !mine.dataset.mySeatNumber) return "";
+    const owed = Number(table.dataset.currentBet || 0) - Number(seat.dataset.bet || 0);
+    return String(Math.max(0, Math.min(owed, Number(seat.dataset.stack || 0))));
+  }
+
+  // The "Call N" box says N in the page's language (its label a translated template, N
+  // written as the server writes chips: plain digits) and hides when there is nothing to call.
+  function showCall(el) {
+    const box = el.querySelector('[data-pre="call-n"]');
+    const label = box && box.closest("label");
+    if (!label) return;
+    const amount = myCall(el);
+    const text = label.querySelector("[data-call-label]");
+    if (text) text.textContent = text.dataset.callLabel.replace("__N__", amount);
+    box.dataset.amount = amount;
+    label.hidden = !(Number(amount) > 0);
   }
 
   function preMatches(el) {
@@ -402,16 +426,19 @@
     return amount === pre.amount; // the amount changed: the player decides again
   }
 
+  // The boxes say what is ticked: a part placed anew comes with none ticked, and a part kept
+  // (nothing of his changed: a new street, a raise) clears the box that no longer holds.
   function restorePre(el) {
-    if (!pre) return;
-    if (!preMatches(el) || !el.dataset.inHand) {
-      pre = null;
-      return;
+    showCall(el);
+    if (pre && (!preMatches(el) || !el.dataset.inHand)) pre = null;
+    if (pre && el.dataset.myTurn) return; // runPre acts on it
+    if (pre) {
+      const box = el.querySelector(`[data-pre="${pre.kind}"]`);
+      if (!box || box.closest("[hidden]")) pre = null;
     }
-    if (el.dataset.myTurn) return; // runPre acts on it
-    const box = el.querySelector(`[data-pre="${pre.kind}"]`);
-    if (box) box.checked = true;
-    else pre = null;
+    el.querySelectorAll("[data-pre]").forEach((box) => {
+      box.checked = Boolean(pre) && box.dataset.pre === pre.kind;
+    });
   }
 
   document.addEventListener("change", (event) => {
@@ -421,8 +448,9 @@
     el.querySelectorAll("[data-pre]").forEach((other) => {
       if (other !== box) other.checked = false;
     });
+    const amount = box.dataset.pre === "call-n" ? myCall(el) : "";
     pre = box.checked
-      ? { kind: box.dataset.pre, hand: el.dataset.hand, street: el.dataset.street, amount: box.dataset.amount || "" }
+      ? { kind: box.dataset.pre, hand: el.dataset.hand, street: el.dataset.street, amount }
       : null;
   });
 

@@ -64,14 +64,17 @@ def public_message(
 
 
 def private_state(view: TableView, table: OnlineTable) -> dict[str, Any]:
-    """What the viewer's private part shows, as data: its fingerprint says whether it changed."""
+    """What the viewer's private part shows, as data: its fingerprint says whether it changed.
+
+    Not what he would call: the page works its "Call N" box out from the public table (each
+    seat's bet and stack and the current bet), so a raise, which changes that for everyone,
+    sends a part only to the raiser and the next to act, not to every player (issue 17)."""
     me = view.me
     controls = view.controls
     return {
         "hand": [view.hand.pk, view.hand.commitment] if view.hand else None,
         "cards": [card.code for card in me.cards] if me else [],
         "in_hand": bool(me and me.in_hand and not me.folded and not me.all_in),
-        "my_call": view.my_call,  # the pre-action "Call N" box
         "over": view.is_over,
         "shown": bool(me and me.hand_name),
         # His buttons carry the sequence they act on: a new one for every move on his turn.

@@ -130,9 +130,10 @@ class TableView:
     free_seats: list[int]
     big_blind: int
     small_blind: int
-    current_bet: int  # the bet in front of everyone this round: pre-action boxes watch it
+    # The bet in front of everyone this round: with his seat's bet and stack, the page works out
+    # what the viewer would call (his "Call N" box, static/js/table.js myCall).
+    current_bet: int
     street: int
-    my_call: int  # what the viewer would call now: a "Call N" pre-action box watches it
     stud: bool  # R7.2: no button, no blinds, a bring-in
     tabled: bool = False  # an all-in runout: every live hand face up (TDA 16, visible_cards)
 
@@ -367,17 +368,9 @@ def table_view(table: OnlineTable | TableSnapshot, viewer: User | AnonymousUser)
         small_blind=small,
         current_bet=engine.round.current_bet if engine and not engine.is_over else 0,
         street=int(engine.street) if engine else 0,
-        my_call=_my_call(engine, me) if engine is not None and live else 0,
         stud=is_stud(table.game),
         tabled=live and not isinstance(engine, StudHand) and bool(engine and engine.tabled),
     )
-
-
-def _my_call(engine: PlayHand, me: SeatView | None) -> int:
-    """What the viewer would put in to call the bet now (all-in if he has less)."""
-    if me is None or not me.in_hand or me.folded or me.all_in:
-        return 0
-    return max(0, min(engine.round.current_bet - me.bet, me.stack))
 
 
 def _stakes(table: OnlineTable, hand: TableHand | None) -> tuple[int, int]:

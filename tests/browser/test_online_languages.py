@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from tables.online import languages
 from tables.online import live as online_live
 from tables.online import play as online_play
-from tables.online.models import TableHand
+from tables.online.models import HandAction, TableHand
 from tests.browser.conftest import login
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 
@@ -115,3 +115,92 @@ def test_each_page_reads_its_language_from_the_stream_and_fetches_when_it_is_mis
     assert [u for u in asked["de"] if "/state/" in u], "the German page fetched nothing"
     assert not [u for u in asked["en"] if "/state/" in u], asked["en"]
     expect(german.get_by_test_id("commitment").locator("..")).to_contain_text("Festlegung")
+
+
+PROBE = "() => { document.querySelector('#mine').dataset.probe = '1'; }"
+PROBED = "() => document.querySelector('#mine').dataset.probe === '1'"
+
+
+def test_call_n_is_worked_out_from_the_public_table_in_each_language_after_a_raise(
+    live_server, pages, table
+):
+    """A raise reaches the players who do not act next only in the public table (their own
+    parts did not change, so none is sent): each page works its "Call N" out from the seats'
+    bets and stacks and writes it in its language, with no request. A ticked "Call N" is
+    cleared when N changes and calls on one's turn when N stayed (issue 17)."""
+    names = ["alice", "bob", "carol", "dave"]
+    users = {user.username: user for user in seat_players(table, names)}
+    url = live_server.url + reverse("tables:online_table", args=[table.pk])
+    english, german = pages("en-GB"), pages("de-DE")
+    login(english, live_server, "bob")  # the small blind
+    login(german, live_server, "carol")  # the big blind
+    for page in (english, german):
+        page.goto(url)
+        expect(page.locator("#state")).to_be_visible()
+    bob, carol = users["bob"].pk, users["carol"].pk
+    deadline = time.monotonic() + 10
+    while languages.listening(table.pk, [bob, carol]) != (
+        ("en", "de"), {bob: ("en",), carol: ("de",)}
+    ):  # fmt: skip
+        assert time.monotonic() < deadline, languages.listening(table.pk, [bob, carol])
+        time.sleep(0.05)
+    online_play.deal_hand(table=table)  # button alice, blinds bob and carol: dave first
+    _follow([english, german], table)
+    bob_call = english.get_by_test_id("preactions").locator("label[data-call-n]")
+    carol_call = german.get_by_test_id("preactions").locator("label[data-call-n]")
+    expect(bob_call).to_have_text("Call 5")
+    expect(carol_call).to_be_hidden()  # her big blind is the bet: nothing to call
+    asked: list[str] = []
+    for page in (english, german):
+        page.on("request", lambda request: asked.append(request.url))
+        page.evaluate(PROBE)  # gone once a private part replaces #mine
+
+    def move(name: str, action: str, amount: int | None = None) -> None:
+        hand = TableHand.objects.get(table=table, is_over=False)
+        assert hand.user_ids[online_play.engine_of(hand).actor] == users[name].pk
+        online_play.act(
+            table=table, user=users[name], hand_id=hand.pk, sequence=hand.sequence,
+            action=action, amount=amount,
+        )  # fmt: skip
+
+    # Dave raises; alice acts next: bob's and carol's pages get the public table only.
+    move("dave", "raise", 30)
+    _follow([english, german], table)
+    expect(bob_call).to_have_text("Call 25")
+    expect(bob_call).to_be_visible()
+    expect(carol_call).to_have_text("Mitgehen 20")
+    expect(carol_call).to_be_visible()
+    assert english.evaluate(PROBED) and german.evaluate(PROBED)
+    bob_call.locator("input").check()
+    carol_call.locator("input").check()
+    # Alice re-raises: both boxes clear (N changed). Bob's turn: his buttons, nothing called.
+    move("alice", "raise", 90)
+    _follow([english, german], table)
+    expect(english.get_by_test_id("actions")).to_be_visible()
+    expect(english.locator("form.actions button[value=call]")).to_be_enabled()  # not sent
+    expect(carol_call).to_have_text("Mitgehen 80")
+    expect(carol_call.locator("input")).not_to_be_checked()
+    assert german.evaluate(PROBED)  # her part stayed: the public table alone said 80
+    assert not [u for u in asked if "/state/" in u], asked
+    assert not HandAction.objects.filter(user=users["bob"]).exists()
+    # Carol ticks "Mitgehen 80"; bob calls, which leaves her N at 80: on her turn her page
+    # calls.
+    carol_call.locator("input").check()
+    move("bob", "call")
+    deadline = time.monotonic() + 10
+    while not HandAction.objects.filter(user=users["carol"]).exists():
+        assert time.monotonic() < deadline, "carol's page never called"
+        time.sleep(0.05)
+    assert HandAction.objects.get(user=users["carol"]).record["move"] == "call"
+    # A new street clears every box, her part unchanged: she ticks "Check/fold" while dave
+    # decides; his call ends the round and bob acts first on the flop.
+    _follow([german], table)
+    check_fold = german.get_by_test_id("preactions").locator("[data-pre=check-fold]")
+    expect(check_fold).to_be_visible()  # her part without her buttons came
+    german.evaluate(PROBE)
+    check_fold.check()
+    move("dave", "call")
+    _follow([english, german], table)
+    expect(english.get_by_test_id("actions")).to_be_visible()
+    expect(check_fold).not_to_be_checked()
+    assert german.evaluate(PROBED)  # from the public table's new street alone

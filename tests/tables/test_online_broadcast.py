@@ -121,3 +121,51 @@ def test_a_cache_that_fails_sends_every_private_part_never_fewer(
     online_publish.publish_table_changed(table.pk)
     assert {number for kind, number, _m in sent if kind == "user"} == {u.pk for u in users}
     assert cache is broadcast.cache
+
+
+def _move(table, users, capture, action, amount=None) -> set[int]:
+    """The actor of the hand in play moves; returns whom a private part was sent."""
+    hand = TableHand.objects.get(table=table, is_over=False)
+    actor = users[hand.user_ids[online_play.engine_of(hand).actor]]
+    with capture(execute=True):
+        online_play.act(
+            table=table, user=actor, hand_id=hand.pk, sequence=hand.sequence, action=action,
+            amount=amount,
+        )  # fmt: skip
+    return actor.pk
+
+
+def test_a_raise_at_six_players_sends_only_the_parts_that_changed(
+    sent, django_capture_on_commit_callbacks
+):
+    """A raise changes what everyone would call, but the page works "Call N" out from the
+    public table (data-current-bet, each seat's data-bet and data-stack): only the one who
+    raised (his buttons go) and the next to act (his come) get a part, not all six."""
+    table = make_table(seats=6)
+    users = {
+        user.pk: user for user in seat_players(table, ["ann", "bob", "cid", "dan", "eve", "fay"])
+    }
+    _deal(table, django_capture_on_commit_callbacks)
+
+    def told_after(action: str, amount: int | None = None) -> tuple[int, int, set[int]]:
+        sent.clear()
+        mover = _move(table, users, django_capture_on_commit_callbacks, action, amount)
+        hand = TableHand.objects.get(table=table, is_over=False)
+        following = hand.user_ids[online_play.engine_of(hand).actor]
+        return mover, following, {number for kind, number, _m in sent if kind == "user"}
+
+    mover, following, told = told_after("raise", 30)  # dan, seat 4: eve next
+    assert told == {mover, following}
+    mover, following, told = told_after("call")
+    assert told == {mover, following}
+    mover, following, told = told_after("raise", 90)  # fay
+    assert told == {mover, following}
+    # The public table says what each page needs to work its amount out.
+    public = [m for kind, _number, m in sent if kind == "table"][-1]["html"]["en"]
+    assert 'data-current-bet="90"' in public
+    assert 'data-seat="6" data-bet="90" data-stack="910"' in public
+    assert 'data-seat="4" data-bet="30" data-stack="970"' in public
+    # Folds, calls, the call that closes the round (the flop: cid acts first) and checks.
+    for action in ("fold", "fold", "call", "call", "call", "check", "check"):
+        mover, following, told = told_after(action)
+        assert told == {mover, following}, (action, told)
