@@ -114,8 +114,6 @@ class Meter:
 def listen(table: Any, users: dict[int, Any], language: str | None) -> None:
     """The players' tabs read ``language`` (their streams say so: tables.online.languages); None:
     no stream said, so every part is rendered in every language (as before issue 17's marks)."""
-    from django.core.cache import cache
-
     from tables.online import languages
 
     if language is not None:
@@ -123,10 +121,7 @@ def listen(table: Any, users: dict[int, Any], language: str | None) -> None:
         for user_id in users:
             languages.mark_listening([], user_id, language)
         return
-    cache.delete_many(
-        [languages._table_key(table.pk, code) for code in languages.codes()]
-        + [languages._user_key(user_id, code) for user_id in users for code in languages.codes()]
-    )
+    languages.forget_listening([table.pk], users)
 
 
 def play_hand(

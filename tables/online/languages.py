@@ -69,6 +69,16 @@ def mark_listening(table_ids: Iterable[int], user_id: int | None, language: str 
         logger.warning("the cache failed: the tables' messages stay in every language")
 
 
+def forget_listening(
+    table_ids: Iterable[int], user_ids: Iterable[int], languages: Iterable[str] | None = None
+) -> None:
+    """The marks of these tables and players gone, as if they had lapsed (tests, benchmarks)."""
+    chosen = tuple(codes() if languages is None else languages)
+    keys = [_table_key(table_id, code) for table_id in table_ids for code in chosen]
+    keys += [_user_key(user_id, code) for user_id in user_ids for code in chosen]
+    cache.delete_many(keys)
+
+
 def listening(
     table_id: int, user_ids: Sequence[int]
 ) -> tuple[tuple[str, ...], dict[int, tuple[str, ...]]]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import time
 
 import pytest
 
@@ -73,3 +75,59 @@ def login(page, live_server, username, password="pw"):
     page.fill("input[name=password]", password)
     page.click("form button[type=submit].primary")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def wait_for(condition, seconds=20.0):
+    """Until the server has done it (a generous cap for a loaded machine)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError("the server never saw it")
+
+
+# -- an online table's pages (tests/browser/test_online_*.py) -----------------------------------
+
+
+@pytest.fixture
+def table(settings, monkeypatch):
+    """An online table of six, its pages' streams held by the threaded test server."""
+    from tables.online import live as online_live
+    from tests.tables.online_helpers import make_table
+
+    # The threaded test server is WSGI: let it hold a bounded event stream per page, longer than
+    # a test, so that no stream ends (a drop the server would see) while a test runs; its
+    # heartbeat every half second finds a closed tab at once (a write to it fails).
+    settings.LIVE_WSGI_STREAM_SECONDS = 120
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast log-ins
+    stream = online_live.stream_tables_sync
+    monkeypatch.setattr(online_live, "stream_tables_sync", functools.partial(stream, heartbeat=0.5))
+    return make_table(seats=6, name="Online 1")
+
+
+@pytest.fixture
+def new_page(browser, table):
+    """Pages in fresh contexts (a phone's when asked); closed after the test, and the server
+    has seen every stream end before the database goes."""
+    from tables.online.models import Presence
+
+    contexts = []
+
+    def new_page(*, phone=False, locale=None):
+        language = {"locale": locale} if locale else {}  # Accept-Language: the page's language
+        if phone:
+            context = browser.new_context(
+                viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, **language
+            )
+        else:
+            context = browser.new_context(viewport={"width": 1280, "height": 800}, **language)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield new_page
+    for context in contexts:
+        context.close()
+    wait_for(lambda: not Presence.objects.filter(streams__gt=0).exists())

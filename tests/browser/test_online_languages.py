@@ -5,56 +5,28 @@ mark lapsed) fetches its fragment and still shows its own language."""
 
 from __future__ import annotations
 
-import functools
 import time
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from tables.online import languages
-from tables.online import live as online_live
 from tables.online import play as online_play
 from tables.online.models import HandAction, TableHand
 from tests.browser.conftest import login
-from tests.tables.online_helpers import make_table, seat_players, stacked_deck
+from tests.tables.online_helpers import seat_players, stacked_deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 FOLLOW_MS = 3_000
 
 
-@pytest.fixture
-def table(settings, monkeypatch):
-    # As tests/browser/test_online_tables.py: a bounded stream per page, longer than the test.
-    settings.LIVE_WSGI_STREAM_SECONDS = 120
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    stream = online_live.stream_tables_sync
-    monkeypatch.setattr(online_live, "stream_tables_sync", functools.partial(stream, heartbeat=0.5))
-    table = make_table(seats=6, name="Online 1")
-    yield table
-    cache.delete_many(
-        [languages._table_key(table.pk, code) for code in languages.codes()]
-        + [languages._user_key(seat.user_id, code) for seat in table.players.all()
-           for code in languages.codes()]
-    )  # fmt: skip
-
-
-@pytest.fixture
-def pages(browser):
-    contexts = []
-
-    def new_page(locale: str):
-        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        return page
-
-    yield new_page
-    for context in contexts:
-        context.close()
-    online_live.wait_for_announcements()
+@pytest.fixture(autouse=True)
+def forget_marks(table):
+    """The table's and its players' language marks go with the test (the cache outlives it)."""
+    yield
+    players = list(table.players.values_list("user_id", flat=True))
+    languages.forget_listening([table.pk], players)
 
 
 def _follow(pages, table):
@@ -74,11 +46,13 @@ def _call(table, users):
 
 
 def test_each_page_reads_its_language_from_the_stream_and_fetches_when_it_is_missing(
-    live_server, pages, table
+    live_server,
+    new_page,
+    table,  # noqa: F811 - imported fixtures
 ):
     users = {user.pk: user for user in seat_players(table, ["alice", "bob", "carol"])}
     url = live_server.url + reverse("tables:online_table", args=[table.pk])
-    german, english = pages("de-DE"), pages("en-GB")
+    german, english = new_page(locale="de-DE"), new_page(locale="en-GB")
     login(german, live_server, "alice")
     for page in (german, english):
         page.goto(url)
@@ -108,7 +82,7 @@ def test_each_page_reads_its_language_from_the_stream_and_fetches_when_it_is_mis
     # The German marks lapse (as 45 s after a stream's last word): the next message is in
     # English only. The German page fetches its fragment and stays German; the English one
     # asks for nothing.
-    cache.delete_many([languages._table_key(table.pk, "de"), languages._user_key(alice, "de")])
+    languages.forget_listening([table.pk], [alice], ["de"])
     assert languages.listening(table.pk, [alice]) == (("en",), {alice: ("en", "de")})
     _call(table, users)
     _follow([german, english], table)
@@ -122,7 +96,9 @@ PROBED = "() => document.querySelector('#mine').dataset.probe === '1'"
 
 
 def test_call_n_is_worked_out_from_the_public_table_in_each_language_after_a_raise(
-    live_server, pages, table
+    live_server,
+    new_page,
+    table,  # noqa: F811 - imported fixtures
 ):
     """A raise reaches the players who do not act next only in the public table (their own
     parts did not change, so none is sent): each page works its "Call N" out from the seats'
@@ -131,7 +107,7 @@ def test_call_n_is_worked_out_from_the_public_table_in_each_language_after_a_rai
     names = ["alice", "bob", "carol", "dave"]
     users = {user.username: user for user in seat_players(table, names)}
     url = live_server.url + reverse("tables:online_table", args=[table.pk])
-    english, german = pages("en-GB"), pages("de-DE")
+    english, german = new_page(locale="en-GB"), new_page(locale="de-DE")
     login(english, live_server, "bob")  # the small blind
     login(german, live_server, "carol")  # the big blind
     for page in (english, german):

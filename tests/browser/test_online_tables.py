@@ -4,10 +4,8 @@ spectator never sees a live hole card; pre-action boxes; the replayer."""
 
 from __future__ import annotations
 
-import functools
 import os
 import re
-import time
 from datetime import timedelta
 
 import pytest
@@ -17,7 +15,6 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tables.engine import card_name
-from tables.online import live as online_live
 from tables.online import play as online_play
 from tables.online import services as online_services
 from tables.online.models import (
@@ -29,7 +26,7 @@ from tables.online.models import (
     TableHand,
 )
 from tables.online.services import table_chips
-from tests.browser.conftest import login
+from tests.browser.conftest import login, wait_for
 from tests.factories import make_user
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 
@@ -43,42 +40,6 @@ CARD = re.compile(r'data-card="(\w\w)"')
 def _shot(page, name):
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, name), full_page=True)
-
-
-@pytest.fixture
-def table(settings, monkeypatch):
-    # The threaded test server is WSGI: let it hold a bounded event stream per page, longer than
-    # a test, so that no stream ends (a drop the server would see) while a test runs; its
-    # heartbeat every half second finds a closed tab at once (a write to it fails).
-    settings.LIVE_WSGI_STREAM_SECONDS = 120
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast log-ins
-    stream = online_live.stream_tables_sync
-    monkeypatch.setattr(online_live, "stream_tables_sync", functools.partial(stream, heartbeat=0.5))
-    return make_table(seats=6, name="Online 1")
-
-
-@pytest.fixture
-def new_page(browser, table):
-    """Pages in fresh contexts (a phone's when asked); closed after the test, and the server
-    has seen every stream end before the database goes."""
-    contexts = []
-
-    def new_page(*, phone=False):
-        if phone:
-            context = browser.new_context(
-                viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
-            )
-        else:
-            context = browser.new_context(viewport={"width": 1280, "height": 800})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        return page
-
-    yield new_page
-    for context in contexts:
-        context.close()
-    _wait_for(lambda: not Presence.objects.filter(streams__gt=0).exists())
 
 
 def _open(page, live_server, table, username=None):
@@ -132,7 +93,7 @@ def _sequence(table):
 
 def _moved(table, before):
     """Wait until the server took the move a page just sent."""
-    _wait_for(lambda: _sequence(table) != before, seconds=FOLLOW_MS / 1000)
+    wait_for(lambda: _sequence(table) != before, seconds=FOLLOW_MS / 1000)
 
 
 def _move(page, action, table):
@@ -146,15 +107,6 @@ def _assert_chips_conserved(table, users):
     assert seated == ledger
     balances = sum(ChipAccount.objects.get(user=user).balance for user in users)
     assert balances + seated == settings.FLOORMAN_PLAY_CHIPS * len(users)  # each one's grant
-
-
-def _wait_for(condition, seconds=20.0):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return
-        time.sleep(0.1)
-    raise AssertionError("the server never saw it")
 
 
 def test_three_players_sit_and_play_to_a_showdown_by_the_buttons(live_server, new_page, table):
@@ -241,7 +193,7 @@ def test_three_players_sit_and_play_to_a_showdown_by_the_buttons(live_server, ne
 
 def _connected(*users):
     """Wait until the server sees each player's stream open (R3.10 needs a drop it saw)."""
-    _wait_for(lambda: all(Presence.objects.filter(user=u, streams__gt=0).exists() for u in users))
+    wait_for(lambda: all(Presence.objects.filter(user=u, streams__gt=0).exists() for u in users))
 
 
 def _time_out(table):
@@ -277,7 +229,7 @@ def test_r3_10_a_dropped_player_stays_in_all_in_and_a_connected_one_folds(
     assert "turn" in carol.evaluate("window.chimes")
 
     carol.context.close()  # her tab closes: the server sees her stream end
-    _wait_for(lambda: not online_play.is_connected(carol_u.pk, now=timezone.now()))
+    wait_for(lambda: not online_play.is_connected(carol_u.pk, now=timezone.now()))
     _time_out(table)
     hand = _follow([alice, dave], table)
     assert Protection.objects.filter(user=carol_u, hand=hand).count() == 1
@@ -385,7 +337,7 @@ def test_pre_action_boxes_act_on_the_turn_and_clear_when_the_bet_changes(
     expect(call_any).to_be_checked()  # the bet in front of him did not change: it stays
     _move(alice, "call", table)
     # Bob's turn came with "call any" ticked: his page calls at once, through the same POST.
-    _wait_for(lambda: HandAction.objects.filter(user=bob_u).exists(), seconds=FOLLOW_MS / 1000)
+    wait_for(lambda: HandAction.objects.filter(user=bob_u).exists(), seconds=FOLLOW_MS / 1000)
     move = HandAction.objects.get(user=bob_u)
     assert move.key  # an idempotency key of his page
     hand = _follow([alice, bob], table)
@@ -407,7 +359,7 @@ def test_pre_action_boxes_act_on_the_turn_and_clear_when_the_bet_changes(
     _follow([alice, bob], table)
     expect(alice_box).to_be_checked()
     _act(table, dave_u, "fold")
-    _wait_for(lambda: HandAction.objects.filter(user=alice_u).count() == 2, seconds=3)
+    wait_for(lambda: HandAction.objects.filter(user=alice_u).count() == 2, seconds=3)
     assert HandAction.objects.filter(user=alice_u).latest("pk").record["move"] == "call"
     assert alice.evaluate("window.chimes") == ["turn"]  # preflop only: her box acted now
     hand = _follow([alice, bob], table)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -51,14 +50,7 @@ def marks(monkeypatch):
     monkeypatch.setattr(languages, "mark_listening", recording)
     yield made
     for table_ids, user_id in made:
-        _forget(table_ids, [user_id] if user_id is not None else [])
-
-
-def _forget(table_ids, user_ids) -> None:
-    cache.delete_many(
-        [languages._table_key(t, code) for t in table_ids for code in languages.codes()]
-        + [languages._user_key(u, code) for u in user_ids for code in languages.codes()]
-    )
+        languages.forget_listening(table_ids, [user_id] if user_id is not None else [])
 
 
 def _deal(table, capture) -> TableHand:
@@ -117,7 +109,9 @@ def test_marks_lapse_and_a_failing_cache_renders_every_language(
     (ann, *_others) = seat_players(table, ["ann", "bob", "cid"])
     languages.mark_listening([table.pk], ann.pk, "de")
     assert languages.listening(table.pk, [ann.pk]) == (("de",), {ann.pk: ("de",)})
-    _forget([table.pk], [ann.pk])  # lapsed: LISTENING_SECONDS after the stream's last word
+    languages.forget_listening(
+        [table.pk], [ann.pk]
+    )  # lapsed: LISTENING_SECONDS after the stream's last word
     assert languages.listening(table.pk, [ann.pk]) == (("en", "de"), {ann.pk: ("en", "de")})
     languages.mark_listening([table.pk], ann.pk, "de")
 

@@ -10,8 +10,10 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.db.models import F
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
@@ -111,6 +113,56 @@ def test_a_move_answers_the_players_fragment(table):
     assert text.lstrip().startswith('<section id="state"') and 'data-sequence="1"' in text
     assert 'data-card="Ah"' in text and 'data-card="As"' in text  # alice's own cards
     assert HandAction.objects.filter(hand=hand_of(table)).count() == 1
+
+
+# A move from a page whose stream is open is answered 204 (issue 17): the move's own messages
+# carry the table and the player's part to that page, so the answer no longer draws the whole
+# fragment a third time. Without the stream (or from a plain form) the answer is as before, and
+# a refusal is the same 4xx with its reason either way.
+STREAMED = FRAGMENT | {"X-Floorman-Stream": "1"}
+
+
+def test_a_move_from_a_streamed_page_is_a_204_that_draws_nothing(table):
+    alice = client_of("alice")
+    alice.get(reverse("tables:online_table", args=[table.pk]))  # the session, warm
+    with CaptureQueriesContext(connection) as streamed:
+        response = alice.post(act_url(table), move(table, key="k-1"), headers=STREAMED)
+    assert response.status_code == 204 and response.content == b""
+    assert HandAction.objects.filter(user__username="alice").count() == 1
+    # The same move by a page without its stream: the fragment, drawn after a read-back.
+    bob = client_of("bob")
+    with CaptureQueriesContext(connection) as drawn:
+        answer = bob.post(act_url(table), move(table, key="k-2"), headers=FRAGMENT)
+    assert answer.status_code == 200 and answer.content.lstrip().startswith(b'<section id="state"')
+    assert len(streamed) < len(drawn)
+
+
+def test_a_resend_of_the_same_key_is_one_move_and_two_204s(table):
+    alice = client_of("alice")
+    data = move(table, key="double-click")
+    first = alice.post(act_url(table), data, headers=STREAMED)
+    second = alice.post(act_url(table), data, headers=STREAMED)
+    assert first.status_code == second.status_code == 204
+    assert HandAction.objects.filter(user__username="alice").count() == 1
+
+
+def test_a_refusal_is_the_same_reason_with_or_without_the_stream(table):
+    for headers in (STREAMED, FRAGMENT):
+        before = snapshot()
+        response = client_of("bob").post(act_url(table), move(table), headers=headers)
+        assert response.status_code == 409
+        assert response.content.decode() == "It is not your turn."
+        assert snapshot() == before
+
+
+def test_only_a_move_is_answered_204_and_only_to_the_tables_own_requests(table):
+    # A plain form post (no X-Floorman: the page without its script) is redirected as before.
+    plain = client_of("alice").post(act_url(table), move(table), headers={"X-Floorman-Stream": "1"})
+    assert plain.status_code == 302
+    # Sitting out is no move: its answer is the fragment whatever the page says.
+    sit_out = reverse("tables:online_sit_out", args=[table.pk])
+    answer = client_of("carol").post(sit_out, {}, headers=STREAMED)
+    assert answer.status_code == 200 and b'id="state"' in answer.content
 
 
 def test_a_stale_sequence_or_out_of_turn_move_is_a_409_with_the_reason(table):
