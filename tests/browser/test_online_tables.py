@@ -385,6 +385,7 @@ def test_the_replayer_steps_through_a_hand_from_my_hands(live_server, new_page, 
     page.get_by_role("link", name=f"#{hand.number}").click()
     replayer = page.get_by_test_id("replayer")
     steps = replayer.get_by_test_id("step")
+    expect(steps.first).to_be_attached()  # the hand's page has loaded before the steps are counted
     total = steps.count()
     count = replayer.locator("[data-step-count]")
     expect(count).to_have_text(f"1 / {total}")
