@@ -12,32 +12,11 @@
       if (frame.contentWindow) frame.contentWindow.postMessage(message, origin);
     });
   };
-  // When the stream drops, a new one is opened after a pause with the last message's id
-  // (?last=): the server sends what the tables missed (tables/online/live.py).
-  let lastEventId = "";
-  let retryMs = 1000;
-  function openStream() {
-    const base = script.dataset.streamUrl;
-    const url = lastEventId ? `${base}&last=${encodeURIComponent(lastEventId)}` : base;
-    const source = new EventSource(url);
-    source.addEventListener("open", () => {
-      retryMs = 1000;
-      post({ type: "floorman:stream", open: true });
-    });
-    source.addEventListener("error", () => {
-      post({ type: "floorman:stream", open: false });
-      source.close();
-      setTimeout(openStream, retryMs);
-      retryMs = Math.min(retryMs * 2, 60000);
-    });
-    source.addEventListener("changed", (event) => {
-      if (event.lastEventId) lastEventId = event.lastEventId;
-      let message = null;
-      try {
-        message = JSON.parse(event.data);
-      } catch (error) {
-        return;
-      }
+  // The stream (static/js/stream.js): opened again after a drop with the last message's id.
+  const stream = window.floormanTableStream(script.dataset.streamUrl, {
+    open: () => post({ type: "floorman:stream", open: true }),
+    drop: () => post({ type: "floorman:stream", open: false }),
+    message: (message) => {
       if (message.user !== undefined) {
         // The viewer's own event: his turn at a table, or his chips; that table looks again.
         if (message.table === null || message.table === undefined) return;
@@ -46,9 +25,9 @@
       }
       // The table itself travels on: the frame places it without a request.
       post({ type: "floorman:changed", table: message.table, version: message.version, message });
-    });
-  }
-  openStream();
+    },
+  });
+  stream.open();
   // The frames are of this origin: mark the tables where it is the viewer's turn.
   setInterval(() => {
     frames.forEach((frame) => {

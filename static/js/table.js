@@ -655,31 +655,17 @@
     return false;
   }
 
-  // -- the stream: one per tab; polling while it is down ---------------------------------------
+  // -- the stream: one per tab (static/js/stream.js); polling while it is down ---------------
   // Every message's id says what the tab has (each table's version, the number of its own
-  // messages). When the stream drops, the page opens a new one after a pause and sends that id
-  // (?last=): the server sends what it missed, or the table as it stands if that is gone.
-  let source = null;
-  const RETRY_MS = 1000; // the first try: within the grace before a drop shows (live.py)
-  let retryMs = RETRY_MS;
-  let lastEventId = "";
-  function openStream() {
-    if (!streamUrl || !("EventSource" in window) || source) return;
-    const url = lastEventId ? `${streamUrl}&last=${encodeURIComponent(lastEventId)}` : streamUrl;
-    const mine = new EventSource(url);
-    source = mine;
-    mine.addEventListener("open", () => {
+  // messages): a stream opened again sends it and gets what the tab missed.
+  const stream = window.floormanTableStream(streamUrl, {
+    open: () => {
       streamOpen = true;
-      retryMs = RETRY_MS;
-    });
-    mine.addEventListener("changed", (event) => {
-      if (event.lastEventId) lastEventId = event.lastEventId;
-      let message = null;
-      try {
-        message = JSON.parse(event.data);
-      } catch (error) {
-        return;
-      }
+    },
+    drop: () => {
+      streamOpen = false; // meanwhile the page polls
+    },
+    message: (message) => {
       const el = stateEl();
       if (message.user !== undefined) {
         if (seenBefore(message)) return;
@@ -703,18 +689,9 @@
       if (Number(message.version) <= Number(el.dataset.version || -1)) return; // shown already
       if (message.html && applyPublic(message)) return; // the table, carried: no request
       refresh(); // a nudge without the table: fetch it
-    });
-    mine.addEventListener("error", () => {
-      streamOpen = false;
-      // Dropped, ended by the server, or refused (a 204: the server holds none): opened again
-      // by the page, which says what it has; meanwhile the page polls.
-      mine.close();
-      if (source !== mine) return;
-      source = null;
-      setTimeout(openStream, retryMs);
-      retryMs = Math.min(retryMs * 2, 60000);
-    });
-  }
+    },
+  });
+  const openStream = stream.open;
 
   document.addEventListener("visibilitychange", () => {
     if (document.hidden) return;
