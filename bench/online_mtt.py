@@ -177,12 +177,13 @@ def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
     balance = Timed(online_events, "_balance")
     wake = Timed(online_events, "_wake")
     chips = Timed(online_events, "check_chips")
+    direct = Timed(online_events, "_direct")  # a tick the probe (``_idle``) did not cut short
     ticks: list[tuple[float, int]] = []  # each tick's seconds and the busts it recorded
     sweep_seconds = 0.0
     steps, left = 0, args.players
     profile = cProfile.Profile() if args.profile else None
     begin = time.perf_counter()
-    with timing(record, balance, wake, chips):
+    with timing(record, balance, wake, chips, direct):
         if profile:
             profile.enable()
         while left > args.until and time.perf_counter() - begin < args.max_seconds:
@@ -242,6 +243,8 @@ def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
         "director_seconds": round(director, 2),
         "director_share": round(director / wall, 3),
         "tick": summary([seconds for seconds, _busts in ticks]),
+        "busy_ticks": len(direct.calls),
+        "busy_tick": summary([seconds for seconds, _noted in direct.calls]),
         "tick_with_busts": summary([seconds for seconds, busts in ticks if busts]),
         "record_hand": summary([seconds for seconds, _busts in record.calls]),
         "record_hand_with_busts": summary(bust_hands),
@@ -416,6 +419,7 @@ def render(report: dict[str, Any], command: str) -> str:
     ]
     for name, label in (
         ("tick", "a tick"),
+        ("busy_tick", "a tick with work (`_direct`; the others end after one query)"),
         ("tick_with_busts", "a tick that recorded busts"),
         ("record_hand", "`_record_hand`, any hand"),
         ("record_hand_with_busts", "`_record_hand`, a hand with busts"),

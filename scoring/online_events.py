@@ -18,7 +18,7 @@ from functools import partial
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -448,6 +448,42 @@ def check_chips(event: Event) -> None:
         raise RuntimeError(f"event {event.pk}: {seated} chips at the tables, {brought} brought")
 
 
+def _idle(event: Event) -> bool:
+    """Whether a tick of this running event would change nothing, asked in one query without a
+    table lock: no hand over and unrecorded, no leaver, nobody waiting for a seat, no pending
+    plan, no held table, no table between hands that waits for the word to deal (two players
+    with chips), and more than one player in play. Most ticks find nothing (the tables are in
+    their hands); they end here, and so cost one query, not the tick's locks and queries.
+    A tick that does something checks the chips; an idle one has nothing new to check."""
+    tables = OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN)
+    running = TableHand.objects.filter(table=OuterRef("pk"), is_over=False)
+    waiting_to_deal = (
+        tables.filter(hold=False, next_hand_at__isnull=True)
+        .exclude(Exists(running))
+        .annotate(live=Count("players", filter=Q(players__stack__gt=0)))
+        .filter(live__gte=2)
+    )
+    in_play = Entry.objects.filter(event=OuterRef("pk")).in_play().values("event")
+    work = (
+        Exists(
+            TableHand.objects.filter(
+                table__floor_table__event=event, is_over=True, results_recorded=False
+            )
+        )
+        | Exists(
+            OnlineSeat.objects.filter(
+                table__floor_table__event=event, leaving=True, entry__isnull=False
+            )
+        )
+        | Exists(Entry.objects.filter(event=event, status__in=WAITING_STATUSES))
+        | Exists(FloorStep.objects.filter(event=event, status=StepStatus.PENDING))
+        | Exists(tables.filter(hold=True))
+        | Exists(waiting_to_deal)
+        | ~Exists(in_play.annotate(n=Count("pk")).filter(n__gte=2))
+    )
+    return not Event.objects.filter(pk=event.pk).filter(work).exists()
+
+
 @transaction.atomic
 def tick(*, event_id: int, now: datetime | None = None) -> None:
     """One pass of the director over one online event, under its lock."""
@@ -461,13 +497,22 @@ def tick(*, event_id: int, now: datetime | None = None) -> None:
         if _due(event, now):
             _start(event, now)
         return
+    if not _idle(event):
+        _direct(event, now)
+
+
+def _direct(event: Event, now: datetime) -> None:
+    """The tick's work over a running event: the busts, the leavers, the end, late seats,
+    balancing, the deal's word. The caller holds the event's lock."""
     # docs/architecture.md, "One lock order": the event, then every table the tick may touch
     # in id order, before any hand, seat or floor row (a deal waits here, never the director).
-    in_play = Q(status=TableStatus.OPEN) | Q(hands__is_over=True, hands__results_recorded=False)
-    touched = OnlineTable.objects.filter(in_play, floor_table__event=event).values_list(
-        "pk", flat=True
+    unrecorded = TableHand.objects.filter(
+        table=OuterRef("pk"), is_over=True, results_recorded=False
     )
-    lock_tables(touched.distinct())
+    touched = OnlineTable.objects.filter(
+        Q(status=TableStatus.OPEN) | Exists(unrecorded), floor_table__event=event
+    )
+    lock_tables(touched.values_list("pk", flat=True))
     hands = TableHand.objects.filter(
         table__floor_table__event=event, is_over=True, results_recorded=False
     ).select_related("table__floor_table")

@@ -75,3 +75,54 @@ def run_event(
             return now
         now += timedelta(seconds=step)
     raise AssertionError(f"{event} did not finish in {max_steps} steps")
+
+
+def _event_state(event: Event) -> tuple:
+    """What a director's tick may change, as plain values."""
+    from tables.models import FloorStep  # noqa: PLC0415 - the test helpers' only floor rows
+    from tables.online.models import OnlineSeat, OnlineTable, TableHand  # noqa: PLC0415
+    from tournaments.models import Entry  # noqa: PLC0415
+
+    return (
+        list(
+            OnlineTable.objects.filter(floor_table__event=event)
+            .order_by("pk")
+            .values_list("pk", "status", "hold", "next_hand_at")
+        ),
+        list(
+            OnlineSeat.objects.filter(table__floor_table__event=event)
+            .order_by("pk")
+            .values_list("pk", "table_id", "number", "stack", "status", "leaving")
+        ),
+        list(Entry.objects.filter(event=event).order_by("pk").values_list("pk", "status", "place")),
+        list(FloorStep.objects.filter(event=event).order_by("pk").values_list("pk", "status")),
+        list(
+            TableHand.objects.filter(table__floor_table__event=event)
+            .order_by("pk")
+            .values_list("pk", "results_recorded")
+        ),
+    )
+
+
+class IdleShadow:
+    """Checks the director's short cut (scoring.online_events._idle) against the full tick: on
+    every tick the probe calls idle, the full tick runs anyway and must change nothing. Counts
+    the idle ticks and the busy ones, so a test can see both happened."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.idle = 0
+        self.busy = 0
+        self._probe = online_events._idle
+        self._direct = online_events._direct
+        monkeypatch.setattr(online_events, "_idle", lambda event: False)
+        monkeypatch.setattr(online_events, "_direct", self._shadowed)
+
+    def _shadowed(self, event: Event, now: datetime) -> None:
+        if not self._probe(event):
+            self.busy += 1
+            self._direct(event, now)
+            return
+        self.idle += 1
+        before = _event_state(event)
+        self._direct(event, now)
+        assert _event_state(event) == before, "the director called a tick idle that had work"

@@ -18,6 +18,7 @@ from tables.online.models import OnlineSeat, OnlineTable, TableHand, TableStatus
 from tables.online.tournament import TABLE_GAMES, coloured_stack, event_chips
 from tests.factories import make_user
 from tests.scoring.online_event_helpers import (
+    IdleShadow,
     online_event,
     quick_structure,
     register_bots,
@@ -51,8 +52,9 @@ def test_a_sit_and_go_starts_when_its_players_have_registered():
     assert set(table.players.values_list("stack", flat=True)) == {3_000}
 
 
-def test_a_full_sit_and_go_places_everyone_once_and_conserves_every_chip():
+def test_a_full_sit_and_go_places_everyone_once_and_conserves_every_chip(monkeypatch):
     floor = make_user(username="flo", role="floor")
+    shadow = IdleShadow(monkeypatch)  # every tick the director skips would have changed nothing
     season = make_season(formula="linear")
     season.include_bots = True  # a sit&go of house bots only: its places count in this season
     season.save()
@@ -72,6 +74,7 @@ def test_a_full_sit_and_go_places_everyone_once_and_conserves_every_chip():
         )
 
     run_event(event, now=now, each_step=check)
+    assert shadow.idle > 0 and shadow.busy > 0
     entries = list(Entry.objects.filter(event=event))
     assert sorted(e.place for e in entries) == list(range(1, 19))
     winner = next(e for e in entries if e.place == 1)
@@ -128,12 +131,13 @@ def test_unregistering_before_the_start_frees_the_place_and_after_it_is_refused(
         online_events.register(event_id=event.pk, user=make_user(username="late"))
 
 
-def test_a_satellite_plays_its_bubble_hand_for_hand_at_every_table():
+def test_a_satellite_plays_its_bubble_hand_for_hand_at_every_table(monkeypatch):
     # R5.5: 12 entrants, 2 qualify, so the bubble is 3 left; TDA RP-8: each table then deals one
     # hand and waits until every table has finished it. The bots' hands are dealt from a real
     # shuffle: a hand that takes the field from 4 to 2 never reaches the bubble, so a new
     # satellite is played until one does (one in most runs).
     floor = make_user(username="flo", role="floor")
+    IdleShadow(monkeypatch)  # the bubble's waits too: a tick the director skips changes nothing
     for attempt in range(5):
         event = online_event(
             name=f"Online satellite {attempt}", start_players=12, table_size=6, kind="satellite"
