@@ -181,11 +181,14 @@ def _online_seat(online: OnlineTable, seat: Seat, *, status: str, stack: int | N
         raise OnlineEventError(
             _("%(name)s has no log-in and cannot play online.") % {"name": seat.entry.player.name}
         )
+    bot = is_house_bot(user)
     OnlineSeat.objects.create(
-        table=online, number=seat.number, user=user, is_bot=is_house_bot(user),
+        table=online, number=seat.number, user=user, is_bot=bot,
         entry=seat.entry, stack=seat.entry.starting_stack if stack is None else stack,
         status=status, time_bank=online.time_bank_seconds,
     )  # fmt: skip
+    if bot:
+        return  # a house bot has no page to follow him
     user_id, table_id, event_id = user.pk, online.pk, seat.entry.event_id
     transaction.on_commit(
         lambda: publish_user_event(user_id, what="moved", table_id=table_id, event_id=event_id)
@@ -383,13 +386,19 @@ def _balance(event: Event, now: datetime) -> None:
             OnlineTable.objects.get(floor_table=move.to_table), floor_seat, status=status,
             stack=before.stack if before else None,
         )  # fmt: skip
+    by_floor_id = {online.floor_table_id: online for online in tables.values()}
+    # Only the tables whose seats changed are drawn and sent again (a player left or sat down,
+    # or the table broke); the others' pages show what they showed (a hold is not drawn).
+    changed = {move.from_table_id for move in moves} | {move.to_table_id for move in moves}
     for number in step.data.get("broken_tables", []):
         broken = tables.get(number)
         if broken is not None:
             broken.status, broken.closed_at, broken.next_hand_at = TableStatus.CLOSED, now, None
             broken.save(update_fields=["status", "closed_at", "next_hand_at"])
-    for online in _event_tables(event):
-        _changed(online)
+            changed.add(broken.floor_table_id)
+    for floor_id in sorted(changed):
+        if floor_id in by_floor_id:
+            _changed(by_floor_id[floor_id])
     _hold(_event_tables(event), set())
 
 

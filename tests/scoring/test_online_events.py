@@ -236,6 +236,34 @@ def test_a_plan_gone_stale_before_it_is_carried_out_moves_nobody_and_waits_a_tic
     assert seated == brought
 
 
+def test_a_broken_table_and_the_tables_it_fills_are_sent_again_and_no_other():
+    # R5.7: four tables of four; two players leave each of the first two (2, 2, 4, 4: twelve
+    # players need three tables), so a table breaks (TDA 10B: the floor's breaking order) and
+    # its players fill the short ones. The tables whose seats changed get a new version (the
+    # broken one shows it closed); a table whose seats did not change is not drawn and sent
+    # again.
+    floor = make_user(username="flo", role="floor")
+    event = online_event(start_players=16, table_size=4)
+    register_bots(event, 16, floor)
+    now = timezone.now()
+    online_events.tick(event_id=event.pk, now=now)
+    for table in OnlineTable.objects.filter(event=event).order_by("pk")[:2]:
+        for seat in list(table.players.all()[:2]):
+            online_events.remove_player(event_id=event.pk, entry_id=seat.entry_id, actor=floor)
+    versions = dict(OnlineTable.objects.filter(event=event).values_list("pk", "version"))
+    online_events.tick(event_id=event.pk, now=now + timedelta(seconds=0.2))
+    tables = {t.pk: t for t in OnlineTable.objects.filter(event=event)}
+    broken = [t for t in tables.values() if t.status == TableStatus.CLOSED]
+    assert len(broken) == 1
+    moves = Move.objects.filter(step__event=event, reason="table_break")
+    assert set(moves.values_list("from_table", flat=True)) == {broken[0].floor_table_id}
+    floor_ids = {broken[0].floor_table_id, *moves.values_list("to_table", flat=True)}
+    seated_anew = {t.pk for t in tables.values() if t.floor_table_id in floor_ids}
+    assert 2 <= len(seated_anew) < len(tables)  # a table was left as it was
+    for pk, table in tables.items():
+        assert (table.version > versions[pk]) == (pk in seated_anew), table
+
+
 def test_a_multi_table_event_starts_at_its_time_and_seats_late_registrations():
     # The floor's rule for late arrivals: a random seat at one of the shortest tables.
     floor = make_user(username="flo", role="floor")
