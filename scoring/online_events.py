@@ -389,14 +389,15 @@ def _balance(event: Event, now: datetime) -> None:
     by_floor_id = {online.floor_table_id: online for online in tables.values()}
     # Only the tables whose seats changed are drawn and sent again (a player left or sat down,
     # or the table broke); the others' pages show what they showed (a hold is not drawn).
-    changed = {move.from_table_id for move in moves} | {move.to_table_id for move in moves}
+    changed: set[int | None] = {move.from_table_id for move in moves}
+    changed |= {move.to_table_id for move in moves}
     for number in step.data.get("broken_tables", []):
         broken = tables.get(number)
         if broken is not None:
             broken.status, broken.closed_at, broken.next_hand_at = TableStatus.CLOSED, now, None
             broken.save(update_fields=["status", "closed_at", "next_hand_at"])
             changed.add(broken.floor_table_id)
-    for floor_id in sorted(changed):
+    for floor_id in sorted(floor_id for floor_id in changed if floor_id is not None):
         if floor_id in by_floor_id:
             _changed(by_floor_id[floor_id])
     _hold(_event_tables(event), set())
