@@ -20,7 +20,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,7 +28,7 @@ from scoring import hand_for_hand_services, services
 from scoring.satellites import register_for_satellite
 from tables.engine import AwardPot, build_pots
 from tables.floor_state import table_states
-from tables.models import FloorStep, Seat, StepStatus, Table
+from tables.models import FloorStep, HandForHand, Seat, StepStatus, Table
 from tables.online import tournament as online_tournament
 from tables.online.engine import PlayHand
 from tables.online.kept import engine_of
@@ -246,8 +246,11 @@ def _busted_by(engine: PlayHand, position: int, out: set[int]) -> int | None:
 def _record_hand(event: Event, hand: TableHand) -> None:
     """The busts of one finished hand, each placed once (the hand's key), then its seat freed."""
     final = hand.final_stacks or []
-    seats = {s.number: s for s in OnlineSeat.objects.filter(table=hand.table, entry__isnull=False)}
-    entry_at = {p: seats[n].entry_id for p, n in enumerate(hand.seat_numbers) if n in seats}
+    entry_at: dict[int, int | None] = {}
+    if not all(final):  # somebody has no chips left (most hands: nobody, and no seat is read)
+        tables_seats = OnlineSeat.objects.filter(table=hand.table, entry__isnull=False)
+        seats = {s.number: s for s in tables_seats}
+        entry_at = {p: seats[n].entry_id for p, n in enumerate(hand.seat_numbers) if n in seats}
     out = {p for p in entry_at if not final[p]}
     engine = engine_of(hand) if out else None
     bounties = bool(out) and money_rules(event).has_bounties
@@ -344,17 +347,21 @@ def _busy_tables(event: Event) -> set[int]:
 def _balance(event: Event, now: datetime) -> None:
     """Carry out the floor's pending plan once every table it moves players from is between
     hands; those tables hold until then (TDA 11D), the others play on."""
+    step = FloorStep.objects.filter(event=event, status=StepStatus.PENDING).first()
+    if not _moves_anyone(step):
+        _release(event)  # most ticks: no plan, so no table is read
+        return
     tables = {t.floor_table.number: t for t in _event_tables(event) if t.floor_table}
     busy = _busy_tables(event)
-    step = FloorStep.objects.filter(event=event, status=StepStatus.PENDING).first()
     for fresh in (False, True):
         if fresh:
             # The positions moved on with every hand dealt since the plan was made: plan again
             # from the seats as they stand now (TDA 10B, 11A), then carry it out at once.
             step = refresh_plan(event=event)
-        if step is None or not (step.moves.exists() or step.data.get("broken_tables")):
-            _hold(tables.values(), set())
-            return
+            if not _moves_anyone(step):
+                _release(event)
+                return
+        assert step is not None  # noqa: S101 - _moves_anyone said so
         moving = set(step.moves.values_list("from_table__number", flat=True))
         moving |= set(step.data.get("broken_tables", []))
         if step.data.get("final_table") is not None:
@@ -394,13 +401,25 @@ def _balance(event: Event, now: datetime) -> None:
     for number in step.data.get("broken_tables", []):
         broken = tables.get(number)
         if broken is not None:
-            broken.status, broken.closed_at, broken.next_hand_at = TableStatus.CLOSED, now, None
-            broken.save(update_fields=["status", "closed_at", "next_hand_at"])
+            _close(broken, now)
             changed.add(broken.floor_table_id)
     for floor_id in sorted(floor_id for floor_id in changed if floor_id is not None):
         if floor_id in by_floor_id:
             _changed(by_floor_id[floor_id])
-    _hold(_event_tables(event), set())
+    _release(event)
+
+
+def _close(table: OnlineTable, now: datetime) -> None:
+    """A table broken or the event over: closed, dealing nothing, holding nothing."""
+    table.status, table.closed_at, table.next_hand_at, table.hold = (
+        TableStatus.CLOSED, now, None, False
+    )  # fmt: skip
+    table.save(update_fields=["status", "closed_at", "next_hand_at", "hold"])
+
+
+def _moves_anyone(step: FloorStep | None) -> bool:
+    """Whether a pending plan has anything to carry out: a player to move or a table to break."""
+    return step is not None and bool(step.moves.exists() or step.data.get("broken_tables"))
 
 
 def _event_tables(event: Event) -> list[OnlineTable]:
@@ -417,21 +436,39 @@ def _hold(tables: object, held: set[int]) -> None:
             OnlineTable.objects.filter(pk=table.pk).update(hold=table.pk in held)
 
 
-def _wake(event: Event, now: datetime) -> None:
-    """Every open table between hands with two players and nothing holding it deals next."""
-    running = set(
-        TableHand.objects.filter(table__floor_table__event=event, is_over=False).values_list(
-            "table_id", flat=True
-        )
+def _release(event: Event) -> None:
+    """No plan waits: no table of the event holds (one statement, whether any did or not)."""
+    held = OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN, hold=True)
+    held.update(hold=False)
+
+
+def _waiting_to_deal(event_id: int) -> QuerySet[OnlineTable]:
+    """The event's open tables between hands that nothing holds and nobody has told to deal
+    yet, with two players who have chips: the tables the director wakes."""
+    running = TableHand.objects.filter(table=OuterRef("pk"), is_over=False)
+    return (
+        OnlineTable.objects.filter(floor_table__event=event_id, status=TableStatus.OPEN)
+        .filter(hold=False, next_hand_at__isnull=True)
+        .exclude(Exists(running))
+        .annotate(live=Count("players", filter=Q(players__stack__gt=0)))
+        .filter(live__gte=2)
     )
-    for table in _event_tables(event):
-        if table.hold or table.next_hand_at is not None or table.pk in running:
-            continue
-        if table.players.filter(stack__gt=0).count() < 2:
-            continue
-        if not online_tournament.hand_for_hand_number(table)[0]:
-            continue
-        OnlineTable.objects.filter(pk=table.pk).update(next_hand_at=now)
+
+
+def _wake(event: Event, now: datetime) -> None:
+    """Every table waiting to deal deals next, unless a hand-for-hand hand it has dealt waits
+    for the other tables (TDA RP-8): one query for them, one update."""
+    waiting = _waiting_to_deal(event.pk)
+    if HandForHand.objects.filter(event=event, completed_at__isnull=True).exists():
+        chosen = [
+            table.pk
+            for table in waiting.select_related("floor_table")
+            if online_tournament.hand_for_hand_number(table)[0]
+        ]
+    else:
+        chosen = list(waiting.values_list("pk", flat=True))
+    if chosen:
+        OnlineTable.objects.filter(pk__in=chosen).update(next_hand_at=now)
 
 
 # -- the tick ----------------------------------------------------------------------------------
@@ -447,8 +484,7 @@ def _finish(event: Event, now: datetime) -> None:
     if event.status != EventStatus.FINISHED:
         finish_event(actor=None, event_id=event.pk)
     for table in OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN):
-        table.status, table.closed_at, table.next_hand_at = TableStatus.CLOSED, now, None
-        table.save(update_fields=["status", "closed_at", "next_hand_at"])
+        _close(table, now)
         _changed(table)
     record_audit(actor=None, action="online.event_finished", event=event)
 
@@ -478,13 +514,6 @@ def _idle_query(event_id: int) -> tuple[str, tuple[Any, ...]]:
     """``_idle``'s query for one event, compiled once a process: the ORM took 9 ms a tick to
     build and compile it, the database 1 ms to answer (bench/online_mtt.py)."""
     tables = OnlineTable.objects.filter(floor_table__event=event_id, status=TableStatus.OPEN)
-    running = TableHand.objects.filter(table=OuterRef("pk"), is_over=False)
-    waiting_to_deal = (
-        tables.filter(hold=False, next_hand_at__isnull=True)
-        .exclude(Exists(running))
-        .annotate(live=Count("players", filter=Q(players__stack__gt=0)))
-        .filter(live__gte=2)
-    )
     in_play = Entry.objects.filter(event=OuterRef("pk")).in_play().values("event")
     work = (
         Exists(
@@ -500,7 +529,7 @@ def _idle_query(event_id: int) -> tuple[str, tuple[Any, ...]]:
         | Exists(Entry.objects.filter(event=event_id, status__in=WAITING_STATUSES))
         | Exists(FloorStep.objects.filter(event=event_id, status=StepStatus.PENDING))
         | Exists(tables.filter(hold=True))
-        | Exists(waiting_to_deal)
+        | Exists(_waiting_to_deal(event_id))
         | ~Exists(in_play.annotate(n=Count("pk")).filter(n__gte=2))
     )
     query = Event.objects.filter(pk=event_id).filter(work).values("pk")[:1].query

@@ -63,6 +63,7 @@ def test_a_full_sit_and_go_places_everyone_once_and_conserves_every_chip(monkeyp
     register_bots(event, 18, floor)
     now = timezone.now()
     seen_tables: set[int] = set()
+    held_steps = []
 
     def check(at):
         seated, brought = event_chips(event)
@@ -72,9 +73,18 @@ def test_a_full_sit_and_go_places_everyone_once_and_conserves_every_chip(monkeyp
                 floor_table__event=event, status=TableStatus.OPEN
             ).values_list("pk", flat=True)
         )
+        held = OnlineTable.objects.filter(floor_table__event=event, hold=True)
+        if held.exists():
+            # TDA 11D: a table holds only while a plan waits for another table's hand, and
+            # deals nothing meanwhile.
+            held_steps.append(at)
+            assert FloorStep.objects.filter(event=event, status=StepStatus.PENDING).exists()
+            assert not TableHand.objects.filter(table__in=held, is_over=False).exists()
 
     run_event(event, now=now, each_step=check)
     assert shadow.idle > 0 and shadow.busy > 0
+    assert held_steps  # a plan did wait for a table's hand (the final table's, RP-9)
+    assert not OnlineTable.objects.filter(floor_table__event=event, hold=True).exists()
     entries = list(Entry.objects.filter(event=event))
     assert sorted(e.place for e in entries) == list(range(1, 19))
     winner = next(e for e in entries if e.place == 1)
