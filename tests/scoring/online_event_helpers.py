@@ -126,3 +126,13 @@ class IdleShadow:
         before = _event_state(event)
         self._direct(event, now)
         assert _event_state(event) == before, "the director called a tick idle that had work"
+
+
+def started_event(players: int, table_size: int, floor: User) -> tuple[Event, datetime]:
+    """A sit&go of ``players`` house bots at tables of ``table_size``, started by the director's
+    first tick (seats drawn, tables open, no hand dealt yet), and that tick's moment."""
+    event = online_event(start_players=players, table_size=table_size)
+    register_bots(event, players, floor)
+    now = timezone.now()
+    online_events.tick(event_id=event.pk, now=now)
+    return event, now

@@ -23,6 +23,7 @@ from tests.scoring.online_event_helpers import (
     quick_structure,
     register_bots,
     run_event,
+    started_event,
 )
 from tests.scoring.season_helpers import finished_event, make_season
 from tournaments.models import Entry, EntryStatus, EventStatus
@@ -63,7 +64,6 @@ def test_a_full_sit_and_go_places_everyone_once_and_conserves_every_chip(monkeyp
     register_bots(event, 18, floor)
     now = timezone.now()
     seen_tables: set[int] = set()
-    held_steps = []
 
     def check(at):
         seated, brought = event_chips(event)
@@ -76,14 +76,13 @@ def test_a_full_sit_and_go_places_everyone_once_and_conserves_every_chip(monkeyp
         held = OnlineTable.objects.filter(floor_table__event=event, hold=True)
         if held.exists():
             # TDA 11D: a table holds only while a plan waits for another table's hand, and
-            # deals nothing meanwhile.
-            held_steps.append(at)
+            # deals nothing meanwhile (whether a hold happens at all is up to the cards: see
+            # test_a_table_the_final_tables_plan_waits_for_holds_and_deals_nothing).
             assert FloorStep.objects.filter(event=event, status=StepStatus.PENDING).exists()
             assert not TableHand.objects.filter(table__in=held, is_over=False).exists()
 
     run_event(event, now=now, each_step=check)
     assert shadow.idle > 0 and shadow.busy > 0
-    assert held_steps  # a plan did wait for a table's hand (the final table's, RP-9)
     assert not OnlineTable.objects.filter(floor_table__event=event, hold=True).exists()
     entries = list(Entry.objects.filter(event=event))
     assert sorted(e.place for e in entries) == list(range(1, 19))
@@ -179,10 +178,7 @@ def test_a_satellite_plays_its_bubble_hand_for_hand_at_every_table(monkeypatch):
 def test_the_floor_removes_a_player_who_places_where_he_left_and_whose_chips_leave_play():
     # R5.9: out where he left, his chips leave play; R2.9: his hand in play folds.
     floor = make_user(username="flo", role="floor")
-    event = online_event(start_players=4, table_size=6)
-    register_bots(event, 4, floor)
-    now = timezone.now()
-    online_events.tick(event_id=event.pk, now=now)
+    event, now = started_event(4, 6, floor)
     seat = OnlineSeat.objects.filter(table__floor_table__event=event).first()
     assert seat is not None and seat.entry is not None
     online_events.remove_player(event_id=event.pk, entry_id=seat.entry_id, actor=floor)
@@ -210,10 +206,7 @@ def test_a_plan_gone_stale_before_it_is_carried_out_moves_nobody_and_waits_a_tic
     from tables import plan_services  # noqa: PLC0415
 
     floor = make_user(username="flo", role="floor")
-    event = online_event(start_players=12, table_size=4)
-    register_bots(event, 12, floor)
-    now = timezone.now()
-    online_events.tick(event_id=event.pk, now=now)  # three tables of four, no hand dealt
+    event, now = started_event(12, 4, floor)  # three tables of four, no hand dealt
     short = OnlineTable.objects.filter(event=event).order_by("pk").first()
     assert short is not None
     for seat in list(short.players.all()[:2]):  # two removed: 2 against 4 and 4
@@ -246,6 +239,47 @@ def test_a_plan_gone_stale_before_it_is_carried_out_moves_nobody_and_waits_a_tic
     assert seated == brought
 
 
+def test_a_table_the_final_tables_plan_waits_for_holds_and_deals_nothing():
+    # TDA 11D and RP-9: the final table's plan moves players from every table, so it waits until
+    # each is between hands; a table already between hands holds (deals nothing, though its
+    # next hand is due) while another plays its hand on. Once that hand is over the plan is
+    # carried out and nothing holds, the closed table included.
+    floor = make_user(username="flo", role="floor")
+    event, now = started_event(5, 4, floor)  # two tables, none dealt yet
+    playing, waiting = OnlineTable.objects.filter(event=event).order_by("pk")
+    OnlineTable.objects.filter(pk=waiting.pk).update(next_hand_at=None)
+    now += timedelta(seconds=4)
+    online_play.sweep(now=now)  # only the first table deals
+    assert TableHand.objects.filter(table=playing, is_over=False).exists()
+    leaver = waiting.players.first()
+    assert leaver is not None
+    online_events.remove_player(event_id=event.pk, entry_id=leaver.entry_id, actor=floor)
+    now += timedelta(seconds=0.2)
+    online_events.tick(event_id=event.pk, now=now)  # he goes: four left, the final table
+    step = FloorStep.objects.get(event=event, status=StepStatus.PENDING)
+    assert step.data.get("final_table") is not None
+    holds = dict(OnlineTable.objects.filter(event=event).values_list("pk", "hold"))
+    assert holds == {playing.pk: False, waiting.pk: True}
+    OnlineTable.objects.filter(pk=waiting.pk).update(next_hand_at=now)  # its deal is due
+    for _ in range(600):
+        if not TableHand.objects.filter(table=playing, is_over=False).exists():
+            break
+        now += timedelta(seconds=0.2)
+        online_play.sweep(now=now)
+        assert not TableHand.objects.filter(table=waiting).exists()  # held: it dealt nothing
+    else:
+        raise AssertionError("the first table's hand did not end")
+    online_events.tick(event_id=event.pk, now=now + timedelta(seconds=0.2))
+    assert not FloorStep.objects.filter(event=event, status=StepStatus.PENDING).exists()
+    done = Move.objects.filter(step__event=event, step__status=StepStatus.DONE)
+    assert done.filter(reason="final_table").exists()  # carried out (planned afresh, TDA 10B)
+    tables = list(OnlineTable.objects.filter(event=event))
+    assert sorted(t.status for t in tables) == [TableStatus.CLOSED, TableStatus.OPEN]
+    assert not any(t.hold for t in tables)
+    seated, brought = event_chips(event)
+    assert seated == brought
+
+
 def test_a_broken_table_and_the_tables_it_fills_are_sent_again_and_no_other():
     # R5.7: four tables of four; two players leave each of the first two (2, 2, 4, 4: twelve
     # players need three tables), so a table breaks (TDA 10B: the floor's breaking order) and
@@ -253,10 +287,7 @@ def test_a_broken_table_and_the_tables_it_fills_are_sent_again_and_no_other():
     # broken one shows it closed); a table whose seats did not change is not drawn and sent
     # again.
     floor = make_user(username="flo", role="floor")
-    event = online_event(start_players=16, table_size=4)
-    register_bots(event, 16, floor)
-    now = timezone.now()
-    online_events.tick(event_id=event.pk, now=now)
+    event, now = started_event(16, 4, floor)
     for table in OnlineTable.objects.filter(event=event).order_by("pk")[:2]:
         for seat in list(table.players.all()[:2]):
             online_events.remove_player(event_id=event.pk, entry_id=seat.entry_id, actor=floor)
@@ -331,10 +362,7 @@ def test_an_online_colour_up_needs_no_race_and_keeps_the_chips_accounted_for():
     from tournaments.services import ClockAction, act_on_clock  # noqa: PLC0415
 
     floor = make_user(username="flo", role="floor")
-    event = online_event(start_players=3, table_size=6)
-    register_bots(event, 3, floor)
-    now = timezone.now()
-    online_events.tick(event_id=event.pk, now=now)
+    event, now = started_event(3, 6, floor)
     act_on_clock(event_id=event.pk, actor=floor, action=ClockAction.GO_TO, level=2, now=now)
     seats = list(OnlineSeat.objects.filter(table__floor_table__event=event).order_by("number"))
     for seat, stack in zip(seats, (3_025, 3_050, 2_925), strict=True):
@@ -395,10 +423,7 @@ def test_a_paused_clock_stops_the_deal_at_every_table_of_the_event():
     from tournaments.services import ClockAction, act_on_clock  # noqa: PLC0415
 
     floor = make_user(username="flo", role="floor")
-    event = online_event(start_players=8, table_size=4)
-    register_bots(event, 8, floor)
-    now = timezone.now()
-    online_events.tick(event_id=event.pk, now=now)
+    event, now = started_event(8, 4, floor)
     act_on_clock(event_id=event.pk, actor=floor, action=ClockAction.PAUSE, now=now)
     online_play.sweep(now=now + timedelta(seconds=10))
     assert not TableHand.objects.filter(table__floor_table__event=event).exists()
