@@ -177,7 +177,8 @@ def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
     balance = Timed(online_events, "_balance")
     wake = Timed(online_events, "_wake")
     chips = Timed(online_events, "check_chips")
-    direct = Timed(online_events, "_direct")  # a tick the probe (``_idle``) did not cut short
+    # A tick whose probe (``_work``) found something to do: its ``_direct`` is noted 1.
+    direct = Timed(online_events, "_direct", note=lambda _event, _now, work: int(any(work)))
     ticks: list[tuple[float, int]] = []  # each tick's seconds and the busts it recorded
     sweep_seconds = 0.0
     steps, left = 0, args.players
@@ -243,8 +244,8 @@ def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
         "director_seconds": round(director, 2),
         "director_share": round(director / wall, 3),
         "tick": summary([seconds for seconds, _busts in ticks]),
-        "busy_ticks": len(direct.calls),
-        "busy_tick": summary([seconds for seconds, _noted in direct.calls]),
+        "busy_ticks": sum(busy for _seconds, busy in direct.calls),
+        "busy_tick": summary([seconds for seconds, busy in direct.calls if busy]),
         "tick_with_busts": summary([seconds for seconds, busts in ticks if busts]),
         "record_hand": summary([seconds for seconds, _busts in record.calls]),
         "record_hand_with_busts": summary(bust_hands),

@@ -12,14 +12,14 @@ idempotent, so a worker killed in the middle of a tick leaves nothing half done.
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import NamedTuple
 
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -32,7 +32,7 @@ from tables.models import FloorStep, HandForHand, Seat, StepStatus, Table
 from tables.online import tournament as online_tournament
 from tables.online.engine import PlayHand
 from tables.online.kept import engine_of
-from tables.online.locks import lock_tables
+from tables.online.locks import lock_table_ids
 from tables.online.models import (
     ChipChangeKind,
     OnlineChipChange,
@@ -44,6 +44,7 @@ from tables.online.models import (
 )
 from tables.online.publish import publish_user_event
 from tables.online.services import _changed, is_house_bot
+from tables.online.statements import event_row
 from tables.plan_services import StalePlanError, confirm_plan, refresh_plan
 from tables.positions import dealt_in
 from tables.seating import tables_needed
@@ -243,8 +244,9 @@ def _busted_by(engine: PlayHand, position: int, out: set[int]) -> int | None:
     return winners[0] if winners else None
 
 
-def _record_hand(event: Event, hand: TableHand) -> None:
-    """The busts of one finished hand, each placed once (the hand's key), then its seat freed."""
+def _record_hand(event: Event, hand: TableHand) -> bool:
+    """The busts of one finished hand, each placed once (the hand's key), then its seat freed;
+    whether anybody busted."""
     final = hand.final_stacks or []
     entry_at: dict[int, int | None] = {}
     if not all(final):  # somebody has no chips left (most hands: nobody, and no seat is read)
@@ -290,19 +292,21 @@ def _record_hand(event: Event, hand: TableHand) -> None:
             )  # fmt: skip
     hand.results_recorded = True
     hand.save(update_fields=["results_recorded"])
+    return bool(busts)
 
 
 def _between_hands(table_ids: list[int]) -> bool:
     """Lock the tables as the deal does (their rows first), then: is none of them in a hand?
     Without the lock a table could deal a player in while he is moved or removed, and his
     chips would be counted twice."""
-    lock_tables(table_ids)
+    lock_table_ids(table_ids)
     return not TableHand.objects.filter(table_id__in=table_ids, is_over=False).exists()
 
 
-def _remove_leavers(event: Event) -> None:
+def _remove_leavers(event: Event) -> bool:
     """Players the floor removed (R5.9): once their hand is over, they place where they left
-    and their chips leave play (recorded, so the event's chips still add up)."""
+    and their chips leave play (recorded, so the event's chips still add up). Whether any did."""
+    removed = False
     for seat in OnlineSeat.objects.filter(
         table__floor_table__event=event, leaving=True, entry__isnull=False
     ).select_related("table"):
@@ -317,6 +321,8 @@ def _remove_leavers(event: Event) -> None:
         services.record_quit(event_id=event.pk, entry_id=entry_id, actor=None)
         seat.delete()
         _changed(seat.table)
+        removed = True
+    return removed
 
 
 @transaction.atomic
@@ -344,34 +350,32 @@ def _busy_tables(event: Event) -> set[int]:
     return set(running.values_list("table__floor_table__number", flat=True))
 
 
-def _balance(event: Event, now: datetime) -> None:
+def _balance(event: Event, now: datetime) -> bool:
     """Carry out the floor's pending plan once every table it moves players from is between
-    hands; those tables hold until then (TDA 11D), the others play on."""
+    hands; those tables hold until then (TDA 11D), the others play on. Whether a table may now
+    deal that could not before (the plan was carried out, or a hold ended)."""
     step = FloorStep.objects.filter(event=event, status=StepStatus.PENDING).first()
     if not _moves_anyone(step):
-        _release(event)  # most ticks: no plan, so no table is read
-        return
-    tables = {t.floor_table.number: t for t in _event_tables(event) if t.floor_table}
-    busy = _busy_tables(event)
+        return _release(event)  # most ticks: no plan, so no table is read
+    tables = _event_tables(event)
+    busy = {number for number, table in tables.items() if table.busy}
     for fresh in (False, True):
         if fresh:
             # The positions moved on with every hand dealt since the plan was made: plan again
             # from the seats as they stand now (TDA 10B, 11A), then carry it out at once.
             step = refresh_plan(event=event)
             if not _moves_anyone(step):
-                _release(event)
-                return
+                return _release(event)
         assert step is not None  # noqa: S101 - _moves_anyone said so
         moving = set(step.moves.values_list("from_table__number", flat=True))
         moving |= set(step.data.get("broken_tables", []))
         if step.data.get("final_table") is not None:
             moving = set(tables)  # TDA RP-9: every table waits for the final table's draw
         if moving & busy:
-            _hold(tables.values(), {tables[n].pk for n in moving - busy if n in tables})
-            return
+            return _hold(tables.values(), {tables[n].pk for n in moving - busy if n in tables})
     assert step is not None  # noqa: S101 - the loop returned otherwise
     if not _between_hands([tables[n].pk for n in moving if n in tables]):
-        return  # a table dealt meanwhile: the plan waits for its hand (the next tick)
+        return False  # a table dealt meanwhile: the plan waits for its hand (the next tick)
     moves = list(step.moves.select_related("entry__player__user", "to_table"))
     old = {s.entry_id: s for s in OnlineSeat.objects.filter(entry__in=[m.entry for m in moves])}
     try:
@@ -380,7 +384,7 @@ def _balance(event: Event, now: datetime) -> None:
         # A table it moves players to dealt since the plan was made (its button moved, so who
         # is dealt in changed, TDA 10B): nothing was moved; the next tick plans again.
         logger.info("event %s: the plan went stale before it was carried out", event.pk)
-        return
+        return False
     for seat in old.values():
         seat.delete()
     for move in moves:
@@ -393,7 +397,6 @@ def _balance(event: Event, now: datetime) -> None:
             OnlineTable.objects.get(floor_table=move.to_table), floor_seat, status=status,
             stack=before.stack if before else None,
         )  # fmt: skip
-    by_floor_id = {online.floor_table_id: online for online in tables.values()}
     # Only the tables whose seats changed are drawn and sent again (a player left or sat down,
     # or the table broke); the others' pages show what they showed (a hold is not drawn).
     changed: set[int | None] = {move.from_table_id for move in moves}
@@ -401,20 +404,18 @@ def _balance(event: Event, now: datetime) -> None:
     for number in step.data.get("broken_tables", []):
         broken = tables.get(number)
         if broken is not None:
-            _close(broken, now)
-            changed.add(broken.floor_table_id)
-    for floor_id in sorted(floor_id for floor_id in changed if floor_id is not None):
-        if floor_id in by_floor_id:
-            _changed(by_floor_id[floor_id])
+            _close(OnlineTable.objects.filter(pk=broken.pk), now)
+            changed.add(broken.floor_id)
+    ids = sorted(table.pk for table in tables.values() if table.floor_id in changed)
+    for table in OnlineTable.objects.filter(pk__in=ids).order_by("pk"):
+        _changed(table)
     _release(event)
+    return True
 
 
-def _close(table: OnlineTable, now: datetime) -> None:
-    """A table broken or the event over: closed, dealing nothing, holding nothing."""
-    table.status, table.closed_at, table.next_hand_at, table.hold = (
-        TableStatus.CLOSED, now, None, False
-    )  # fmt: skip
-    table.save(update_fields=["status", "closed_at", "next_hand_at", "hold"])
+def _close(tables: QuerySet[OnlineTable], now: datetime) -> None:
+    """Tables broken or the event over: closed, dealing nothing, holding nothing."""
+    tables.update(status=TableStatus.CLOSED, closed_at=now, next_hand_at=None, hold=False)
 
 
 def _moves_anyone(step: FloorStep | None) -> bool:
@@ -422,24 +423,43 @@ def _moves_anyone(step: FloorStep | None) -> bool:
     return step is not None and bool(step.moves.exists() or step.data.get("broken_tables"))
 
 
-def _event_tables(event: Event) -> list[OnlineTable]:
-    return list(
-        OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN)
-        .select_related("floor_table")
-        .order_by("floor_table__number")
+class _TableRow(NamedTuple):
+    """An open table of the event as balancing reads it."""
+
+    pk: int
+    number: int  # its floor table's
+    floor_id: int
+    hold: bool
+    busy: bool  # in a hand, or its last hand's busts are not recorded yet
+
+
+def _event_tables(event: Event) -> dict[int, _TableRow]:
+    """The event's open tables by floor table number, read as plain values."""
+    playing = TableHand.objects.filter(table=OuterRef("pk")).filter(
+        Q(is_over=False) | Q(results_recorded=False)
     )
+    rows = (
+        OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN)
+        .annotate(busy=Exists(playing))
+        .values_list("pk", "floor_table__number", "floor_table_id", "hold", "busy")
+    )
+    return {row[1]: _TableRow(*row) for row in rows.order_by("floor_table__number")}
 
 
-def _hold(tables: object, held: set[int]) -> None:
-    for table in tables:  # type: ignore[attr-defined]
-        if table.hold != (table.pk in held):
-            OnlineTable.objects.filter(pk=table.pk).update(hold=table.pk in held)
+def _hold(tables: Iterable[_TableRow], held: set[int]) -> bool:
+    """Exactly the tables ``held`` hold; whether a table stopped holding."""
+    for holds in (True, False):
+        ids = [t.pk for t in tables if t.hold != holds and (t.pk in held) == holds]
+        if ids:
+            OnlineTable.objects.filter(pk__in=ids).update(hold=holds)
+    return any(table.hold and table.pk not in held for table in tables)
 
 
-def _release(event: Event) -> None:
-    """No plan waits: no table of the event holds (one statement, whether any did or not)."""
+def _release(event: Event) -> bool:
+    """No plan waits: no table of the event holds (one statement, whether any did or not);
+    whether one did."""
     held = OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN, hold=True)
-    held.update(hold=False)
+    return held.update(hold=False) > 0
 
 
 def _waiting_to_deal(event_id: int) -> QuerySet[OnlineTable]:
@@ -483,8 +503,9 @@ def _finish(event: Event, now: datetime) -> None:
     event.refresh_from_db(fields=["status"])
     if event.status != EventStatus.FINISHED:
         finish_event(actor=None, event_id=event.pk)
-    for table in OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN):
-        _close(table, now)
+    tables = list(OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN))
+    _close(OnlineTable.objects.filter(pk__in=[table.pk for table in tables]), now)
+    for table in tables:
         _changed(table)
     record_audit(actor=None, action="online.event_finished", event=event)
 
@@ -496,45 +517,49 @@ def check_chips(event: Event) -> None:
         raise RuntimeError(f"event {event.pk}: {seated} chips at the tables, {brought} brought")
 
 
-def _idle(event: Event) -> bool:
-    """Whether a tick of this running event would change nothing, asked in one query without a
-    table lock: no hand over and unrecorded, no leaver, nobody waiting for a seat, no pending
-    plan, no held table, no table between hands that waits for the word to deal (two players
-    with chips), and more than one player in play. Most ticks find nothing (the tables are in
-    their hands); they end here, and so cost one query, not the tick's locks and queries.
-    A tick that does something checks the chips; an idle one has nothing new to check."""
-    sql, params = _idle_query(event.pk)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone() is None
+class Work(NamedTuple):
+    """What a tick of a running event finds to do, read in one query without a table lock
+    (``_work``). Most ticks find nothing (the tables are in their hands): they end there, and
+    so cost one query, not the tick's locks and queries; a tick that finds something runs only
+    the parts it names, and those its own changes call for."""
+
+    hands: bool  # a hand is over and its busts are not recorded
+    leavers: bool  # a player the floor removed waits for his hand's end (R5.9)
+    waiting: bool  # a late registration waits for a seat
+    plan: bool  # a balancing plan is pending (TDA 11D)
+    held: bool  # a table holds for a plan
+    to_deal: bool  # a table between hands waits for the word to deal (two players with chips)
+    ending: bool  # one player or none in play
 
 
-@functools.lru_cache(maxsize=256)
-def _idle_query(event_id: int) -> tuple[str, tuple[Any, ...]]:
-    """``_idle``'s query for one event, compiled once a process: the ORM took 9 ms a tick to
-    build and compile it, the database 1 ms to answer (bench/online_mtt.py)."""
+@event_row
+def _work_row(event_id: int) -> QuerySet[Event]:
     tables = OnlineTable.objects.filter(floor_table__event=event_id, status=TableStatus.OPEN)
     in_play = Entry.objects.filter(event=OuterRef("pk")).in_play().values("event")
-    work = (
-        Exists(
+    flags = {
+        "hands": Exists(
             TableHand.objects.filter(
                 table__floor_table__event=event_id, is_over=True, results_recorded=False
             )
-        )
-        | Exists(
+        ),
+        "leavers": Exists(
             OnlineSeat.objects.filter(
                 table__floor_table__event=event_id, leaving=True, entry__isnull=False
             )
-        )
-        | Exists(Entry.objects.filter(event=event_id, status__in=WAITING_STATUSES))
-        | Exists(FloorStep.objects.filter(event=event_id, status=StepStatus.PENDING))
-        | Exists(tables.filter(hold=True))
-        | Exists(_waiting_to_deal(event_id))
-        | ~Exists(in_play.annotate(n=Count("pk")).filter(n__gte=2))
-    )
-    query = Event.objects.filter(pk=event_id).filter(work).values("pk")[:1].query
-    sql, params = query.sql_with_params()
-    return sql, tuple(params)
+        ),
+        "waiting": Exists(Entry.objects.filter(event=event_id, status__in=WAITING_STATUSES)),
+        "plan": Exists(FloorStep.objects.filter(event=event_id, status=StepStatus.PENDING)),
+        "held": Exists(tables.filter(hold=True)),
+        "to_deal": Exists(_waiting_to_deal(event_id)),
+        "ending": ~Exists(in_play.annotate(n=Count("pk")).filter(n__gte=2)),
+    }
+    return Event.objects.filter(pk=event_id).annotate(**flags).values_list(*Work._fields)
+
+
+def _work(event: Event) -> Work:
+    row = _work_row(event.pk)
+    assert row is not None  # noqa: S101 - the caller holds the event's row
+    return Work(*(bool(flag) for flag in row))
 
 
 @transaction.atomic
@@ -550,13 +575,16 @@ def tick(*, event_id: int, now: datetime | None = None) -> None:
         if _due(event, now):
             _start(event, now)
         return
-    if not _idle(event):
-        _direct(event, now)
+    _direct(event, now, _work(event))
 
 
-def _direct(event: Event, now: datetime) -> None:
+def _direct(event: Event, now: datetime, work: Work) -> None:
     """The tick's work over a running event: the busts, the leavers, the end, late seats,
-    balancing, the deal's word. The caller holds the event's lock."""
+    balancing, the deal's word, each when ``work`` or the tick's own changes call for it. The
+    caller holds the event's lock. A tick that does anything checks the chips; an idle one has
+    nothing new to check."""
+    if not any(work):
+        return  # most ticks: the tables are in their hands
     # docs/architecture.md, "One lock order": the event, then every table the tick may touch
     # in id order, before any hand, seat or floor row (a deal waits here, never the director).
     unrecorded = TableHand.objects.filter(
@@ -565,21 +593,32 @@ def _direct(event: Event, now: datetime) -> None:
     touched = OnlineTable.objects.filter(
         Q(status=TableStatus.OPEN) | Exists(unrecorded), floor_table__event=event
     )
-    lock_tables(touched.values_list("pk", flat=True))
-    hands = TableHand.objects.filter(
-        table__floor_table__event=event, is_over=True, results_recorded=False
-    ).select_related("table__floor_table")
-    for hand in hands.order_by("ended_at", "pk"):
-        _record_hand(event, hand)
-    _remove_leavers(event)
+    lock_table_ids(touched.values("pk"))
+    seats_changed = False  # a bust, a leaver or a late seat: the plan and the end may follow
+    if work.hands:
+        hands = TableHand.objects.filter(
+            table__floor_table__event=event, is_over=True, results_recorded=False
+        ).select_related("table__floor_table")
+        for hand in hands.order_by("ended_at", "pk"):
+            seats_changed |= _record_hand(event, hand)
+    if work.leavers:
+        seats_changed |= _remove_leavers(event)
     check_chips(event)
-    if Entry.objects.filter(event=event).in_play().count() <= 1 and not _busy_tables(event):
+    if (
+        (work.ending or seats_changed)
+        and Entry.objects.filter(event=event).in_play().count() <= 1
+        and not _busy_tables(event)
+    ):
         _finish(event, now)
         return
-    for entry in Entry.objects.filter(event=event, status__in=WAITING_STATUSES):
-        _seat_late(event, entry)
-    _balance(event, now)
-    _wake(event, now)
+    if work.waiting:
+        for entry in Entry.objects.filter(event=event, status__in=WAITING_STATUSES):
+            _seat_late(event, entry)
+        seats_changed = True
+    if work.plan or work.held or seats_changed:
+        seats_changed |= _balance(event, now)
+    if work.to_deal or seats_changed:
+        _wake(event, now)
 
 
 def due_events(now: datetime) -> list[int]:

@@ -17,8 +17,9 @@ of PostgreSQL's choosing.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 
 from tables.online.models import HandAction, OnlineTable, TableHand
 
@@ -28,10 +29,20 @@ def lock_table(table_id: int) -> OnlineTable:
     return OnlineTable.objects.select_for_update(of=("self",)).order_by().get(pk=table_id)
 
 
-def lock_tables(table_ids: Iterable[int]) -> list[OnlineTable]:
-    """Lock several tables' rows (2.), in id order."""
-    rows = OnlineTable.objects.select_for_update(of=("self",)).filter(pk__in=list(table_ids))
-    return list(rows.order_by("pk"))
+def lock_tables(table_ids: Iterable[int] | QuerySet[Any]) -> list[OnlineTable]:
+    """Lock several tables' rows (2.), in id order, and read them: ids, or a query of them (its
+    subquery, so one statement)."""
+    return list(_tables(table_ids))
+
+
+def lock_table_ids(table_ids: Iterable[int] | QuerySet[Any]) -> list[int]:
+    """``lock_tables`` for a caller that reads none of the rows: their ids only."""
+    return list(_tables(table_ids).values_list("pk", flat=True))
+
+
+def _tables(table_ids: Iterable[int] | QuerySet[Any]) -> QuerySet[OnlineTable]:
+    ids = table_ids if isinstance(table_ids, QuerySet) else list(table_ids)
+    return OnlineTable.objects.select_for_update(of=("self",)).filter(pk__in=ids).order_by("pk")
 
 
 def lock_hand(table_id: int, hand_id: int | None = None) -> TableHand | None:

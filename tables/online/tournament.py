@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, Max, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from tables import positions
@@ -29,6 +29,7 @@ from tables.online.models import (
     SeatStatus,
     TableHand,
 )
+from tables.online.statements import event_row
 from tournaments import structures
 from tournaments.models import Entry, Event
 
@@ -227,20 +228,24 @@ def event_chips(event: Event) -> tuple[int, int]:
     One statement, so one snapshot: read apart, a deal's colour-up committing between the reads
     would make the sums differ for a moment (PostgreSQL's READ COMMITTED).
     """
+    row = _chips_row(event.pk)
+    assert row is not None  # noqa: S101 - the event's own row
+    seated, seated_brought, out_brought, changed = row
+    return int(seated), int(seated_brought + out_brought + changed)
+
+
+@event_row
+def _chips_row(event_id: int) -> QuerySet[Event]:
     here = OuterRef("pk")
     entries = Entry.objects.filter(event=here)
-    sums = Event.objects.filter(pk=event.pk).aggregate(
-        seated=Max(_total(OnlineSeat.objects.filter(table__floor_table__event=here),
-                          "table__floor_table__event", "stack")),
-        seated_brought=Max(_total(entries.filter(online_seat__isnull=False), "event",
-                                  "starting_stack")),
-        out_brought=Max(_total(entries.filter(online_seat__isnull=True, place__isnull=False),
-                               "event", "starting_stack")),
-        changed=Max(_total(OnlineChipChange.objects.filter(event=here), "event",
-                           F("after") - F("before"))),
+    return Event.objects.filter(pk=event_id).values_list(
+        _total(OnlineSeat.objects.filter(table__floor_table__event=here),
+               "table__floor_table__event", "stack"),
+        _total(entries.filter(online_seat__isnull=False), "event", "starting_stack"),
+        _total(entries.filter(online_seat__isnull=True, place__isnull=False), "event",
+               "starting_stack"),
+        _total(OnlineChipChange.objects.filter(event=here), "event", F("after") - F("before")),
     )  # fmt: skip
-    brought = sums["seated_brought"] + sums["out_brought"] + sums["changed"]
-    return int(sums["seated"]), int(brought)
 
 
 def floor_seats(event: Event) -> dict[int, tuple[int, int]]:

@@ -105,27 +105,29 @@ def _event_state(event: Event) -> tuple:
 
 
 class IdleShadow:
-    """Checks the director's short cut (scoring.online_events._idle) against the full tick: on
-    every tick the probe calls idle, the full tick runs anyway and must change nothing. Counts
-    the idle ticks and the busy ones, so a test can see both happened."""
+    """Checks the director's short cuts (scoring.online_events.Work) against the full tick: on
+    every tick, after the director did what its probe found (nothing, on an idle tick), the
+    full tick (every part, whatever the probe says) runs too and must change nothing. Counts
+    the idle ticks, the busy ones and the busy ones that skipped a part, so a test can see each
+    happened."""
 
     def __init__(self, monkeypatch) -> None:
         self.idle = 0
         self.busy = 0
-        self._probe = online_events._idle
+        self.skipped = 0
         self._direct = online_events._direct
-        monkeypatch.setattr(online_events, "_idle", lambda event: False)
         monkeypatch.setattr(online_events, "_direct", self._shadowed)
 
-    def _shadowed(self, event: Event, now: datetime) -> None:
-        if not self._probe(event):
+    def _shadowed(self, event: Event, now: datetime, work: online_events.Work) -> None:
+        if any(work):
             self.busy += 1
-            self._direct(event, now)
-            return
-        self.idle += 1
+            self.skipped += not all(work)
+        else:
+            self.idle += 1
+        self._direct(event, now, work)
         before = _event_state(event)
-        self._direct(event, now)
-        assert _event_state(event) == before, "the director called a tick idle that had work"
+        self._direct(event, now, online_events.Work(*(True for _flag in work)))
+        assert _event_state(event) == before, f"the director skipped work ({work})"
 
 
 def started_event(players: int, table_size: int, floor: User) -> tuple[Event, datetime]:

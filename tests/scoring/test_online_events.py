@@ -82,7 +82,7 @@ def test_a_full_sit_and_go_places_everyone_once_and_conserves_every_chip(monkeyp
             assert not TableHand.objects.filter(table__in=held, is_over=False).exists()
 
     run_event(event, now=now, each_step=check)
-    assert shadow.idle > 0 and shadow.busy > 0
+    assert shadow.idle > 0 and shadow.busy > 0 and shadow.skipped > 0
     assert not OnlineTable.objects.filter(floor_table__event=event, hold=True).exists()
     entries = list(Entry.objects.filter(event=event))
     assert sorted(e.place for e in entries) == list(range(1, 19))
