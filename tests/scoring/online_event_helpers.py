@@ -104,7 +104,7 @@ def _event_state(event: Event) -> tuple:
     )
 
 
-class IdleShadow:
+class TickShadow:
     """Checks the director's short cuts (scoring.online_events.Work) against the full tick: on
     every tick, after the director did what its probe found (nothing, on an idle tick), the
     full tick (every part, whatever the probe says) runs too and must change nothing. Counts

@@ -18,7 +18,7 @@ from tables.online.models import OnlineSeat, OnlineTable, TableHand, TableStatus
 from tables.online.tournament import TABLE_GAMES, coloured_stack, event_chips
 from tests.factories import make_user
 from tests.scoring.online_event_helpers import (
-    IdleShadow,
+    TickShadow,
     online_event,
     quick_structure,
     register_bots,
@@ -55,7 +55,7 @@ def test_a_sit_and_go_starts_when_its_players_have_registered():
 
 def test_a_full_sit_and_go_places_everyone_once_and_conserves_every_chip(monkeypatch):
     floor = make_user(username="flo", role="floor")
-    shadow = IdleShadow(monkeypatch)  # every tick the director skips would have changed nothing
+    shadow = TickShadow(monkeypatch)  # what a tick skips, the full tick finds nothing to do in
     season = make_season(formula="linear")
     season.include_bots = True  # a sit&go of house bots only: its places count in this season
     season.save()
@@ -146,7 +146,7 @@ def test_a_satellite_plays_its_bubble_hand_for_hand_at_every_table(monkeypatch):
     # shuffle: a hand that takes the field from 4 to 2 never reaches the bubble, so a new
     # satellite is played until one does (one in most runs).
     floor = make_user(username="flo", role="floor")
-    IdleShadow(monkeypatch)  # the bubble's waits too: a tick the director skips changes nothing
+    TickShadow(monkeypatch)  # the bubble's waits too: what a tick skips has nothing to do
     for attempt in range(5):
         event = online_event(
             name=f"Online satellite {attempt}", start_players=12, table_size=6, kind="satellite"
