@@ -58,6 +58,8 @@ from tournaments.services import ClockAction, act_on_clock, record_audit
 logger = logging.getLogger(__name__)
 START_PAUSE = timedelta(seconds=3)  # the tables appear, then the first hand is dealt
 WAITING_STATUSES = (EntryStatus.REGISTERED, EntryStatus.CHECKED_IN)
+UNRECORDED = Q(is_over=True, results_recorded=False)  # a hand over, its busts not recorded yet
+BUSY = Q(is_over=False) | Q(results_recorded=False)  # a table's hand in play, or UNRECORDED
 
 
 class OnlineEventError(FloorError):
@@ -344,9 +346,7 @@ def remove_player(*, event_id: int, entry_id: int, actor: User) -> None:
 
 def _busy_tables(event: Event) -> set[int]:
     """Floor table numbers whose online table is in a hand or waits for its busts."""
-    running = TableHand.objects.filter(table__floor_table__event=event).filter(
-        Q(is_over=False) | Q(results_recorded=False)
-    )
+    running = TableHand.objects.filter(BUSY, table__floor_table__event=event)
     return set(running.values_list("table__floor_table__number", flat=True))
 
 
@@ -435,9 +435,7 @@ class _TableRow(NamedTuple):
 
 def _event_tables(event: Event) -> dict[int, _TableRow]:
     """The event's open tables by floor table number, read as plain values."""
-    playing = TableHand.objects.filter(table=OuterRef("pk")).filter(
-        Q(is_over=False) | Q(results_recorded=False)
-    )
+    playing = TableHand.objects.filter(BUSY, table=OuterRef("pk"))
     rows = (
         OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN)
         .annotate(busy=Exists(playing))
@@ -537,11 +535,7 @@ def _work_row(event_id: int) -> QuerySet[Event]:
     tables = OnlineTable.objects.filter(floor_table__event=event_id, status=TableStatus.OPEN)
     in_play = Entry.objects.filter(event=OuterRef("pk")).in_play().values("event")
     flags = {
-        "hands": Exists(
-            TableHand.objects.filter(
-                table__floor_table__event=event_id, is_over=True, results_recorded=False
-            )
-        ),
+        "hands": Exists(TableHand.objects.filter(UNRECORDED, table__floor_table__event=event_id)),
         "leavers": Exists(
             OnlineSeat.objects.filter(
                 table__floor_table__event=event_id, leaving=True, entry__isnull=False
@@ -587,18 +581,15 @@ def _direct(event: Event, now: datetime, work: Work) -> None:
         return  # most ticks: the tables are in their hands
     # docs/architecture.md, "One lock order": the event, then every table the tick may touch
     # in id order, before any hand, seat or floor row (a deal waits here, never the director).
-    unrecorded = TableHand.objects.filter(
-        table=OuterRef("pk"), is_over=True, results_recorded=False
-    )
+    unrecorded = TableHand.objects.filter(UNRECORDED, table=OuterRef("pk"))
     touched = OnlineTable.objects.filter(
         Q(status=TableStatus.OPEN) | Exists(unrecorded), floor_table__event=event
     )
     lock_table_ids(touched.values("pk"))
     seats_changed = False  # a bust, a leaver or a late seat: the plan and the end may follow
     if work.hands:
-        hands = TableHand.objects.filter(
-            table__floor_table__event=event, is_over=True, results_recorded=False
-        ).select_related("table__floor_table")
+        hands = TableHand.objects.filter(UNRECORDED, table__floor_table__event=event)
+        hands = hands.select_related("table__floor_table")
         for hand in hands.order_by("ended_at", "pk"):
             seats_changed |= _record_hand(event, hand)
     if work.leavers:
