@@ -83,18 +83,22 @@ class Processes:
         self.running[name] = process
         return process
 
-    def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
-        """Send ``sig`` to the whole group of process ``name`` (its children too) and reap it."""
-        process = self.running.pop(name)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, sig)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=15)
-        # Children (Celery's pool processes) may outlive the leader for a moment.
-        self._wait_group_gone(process.pid)
+    def kill(self, *names: str, sig: int = signal.SIGKILL) -> None:
+        """Send ``sig`` to the whole group of each process named (its children too), all of
+        them first, then reap them: a test that kills two processes at a moment kills both at
+        it, however long the first takes to be reaped on a loaded machine."""
+        processes = [self.running.pop(name) for name in names]
+        for process in processes:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, sig)
+        for process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=15)
+            # Children (Celery's pool processes) may outlive the leader for a moment.
+            self._wait_group_gone(process.pid)
 
     def _wait_group_gone(self, pgid: int) -> None:
         deadline = time.monotonic() + 10

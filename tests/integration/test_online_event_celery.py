@@ -278,6 +278,8 @@ def test_a_worker_and_beat_killed_across_a_level_change_lose_no_chip_and_no_leve
     event = sit_and_go(floor_user)
     start_event_processes(processes, event_env, broker)
 
+    boundaries: list[datetime | None] = []
+
     def near_the_end_of_level_1() -> bool:
         running = Event.objects.get(pk=event.pk)
         if running.status != EventStatus.RUNNING:
@@ -286,21 +288,29 @@ def test_a_worker_and_beat_killed_across_a_level_change_lose_no_chip_and_no_leve
         reading = running.read_clock()
         assert reading.level_index == 0
         finished = TableHand.objects.filter(table__floor_table__event=event, is_over=True)
-        return reading.remaining <= timedelta(seconds=2.5) and finished.count() >= 10
+        if reading.remaining > timedelta(seconds=8) or finished.count() < 10:
+            return False
+        boundaries.append(reading.ends_at)
+        return True
 
     play(processes, event, near_the_end_of_level_1, timeout=STARTUP + 75, what="level 1's end")
-    # SIGKILL to both process groups (the pool's children too), mid-sweep as it may be.
-    processes.kill("events")
-    processes.kill("beat")
+    # SIGKILL to both process groups (the pool's children too), mid-sweep as it may be. The
+    # boundary is level 1's end by the reading that chose this moment: read after the kill, it
+    # would be level 2's end if reaping the processes took longer than level 1 had left.
+    processes.kill("events", "beat")
     killed_at = timezone.now()
-    boundary = Event.objects.get(pk=event.pk).read_clock().ends_at
-    assert boundary is not None and boundary > killed_at
+    boundary = boundaries[-1]
+    assert boundary is not None and boundary > killed_at, (boundary, killed_at)
     in_play = {
         hand.pk: hand.rules
         for hand in TableHand.objects.filter(table__floor_table__event=event, is_over=False)
     }
     before = frozen(event)
-    time.sleep((boundary - timezone.now()).total_seconds() + 3)
+    wait_until(
+        lambda: timezone.now() > boundary + timedelta(seconds=3),
+        timeout=(boundary - timezone.now()).total_seconds() + 30,
+        what="level 2 by the clock",
+    )
 
     # Level 2 has begun by the clock alone; nobody has noticed, and nothing moved meanwhile.
     down = Event.objects.get(pk=event.pk)

@@ -165,8 +165,7 @@ def kill_mid_hand(processes: Processes, env, broker, table) -> tuple[TableHand, 
             what="a hand in progress",
             interval=0.05,
         )
-        processes.kill("tables")
-        processes.kill("beat")
+        processes.kill("tables", "beat")
         hand = TableHand.objects.filter(table=table, is_over=False).first()
         if hand is not None and hand.sequence >= 1:
             moves = list(hand.actions.order_by("sequence").values_list("sequence", "record"))
