@@ -137,9 +137,7 @@ WHITENOISE_USE_FINDERS = True
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": REDIS_URL}}
     LIVE_BUS = "redis"
     # Sessions read from the shared cache, written through to the database: one query less on
     # every request (a table's fragment is fetched by every player after every move). Only with
