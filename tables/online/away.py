@@ -12,16 +12,12 @@ from django.db.models import CharField, OuterRef, StringAgg, Subquery, Value
 from django.db.models.functions import Cast
 
 from tables.online.models import OnlineSeat, OnlineTable
+from tables.online.statements import Prepared
 
 
 def away_seats(table_id: int) -> frozenset[int]:
     """The seats whose player's stream dropped (the server saw it: R3.10)."""
-    row = (
-        OnlineTable.objects.filter(pk=table_id)
-        .annotate(away=dropped_seats())
-        .values_list("away")
-        .first()
-    )
+    row = _AWAY.row(table_id)
     return seat_numbers(row[0] if row else None)
 
 
@@ -43,3 +39,12 @@ def dropped_seats() -> Subquery:
 def seat_numbers(text: str | None) -> frozenset[int]:
     """The seat numbers of ``dropped_seats``' text."""
     return frozenset(int(number) for number in text.split(",")) if text else frozenset()
+
+
+# Read after every move of a table with players: compiled once (tables.online.statements).
+_AWAY = Prepared[OnlineTable](
+    lambda table_id: (
+        OnlineTable.objects.filter(pk=table_id).annotate(away=dropped_seats()).values_list("away")
+    ),
+    int,
+)

@@ -22,11 +22,15 @@ from typing import Any
 from django.db.models import Exists, OuterRef, QuerySet
 
 from tables.online.models import HandAction, OnlineTable, TableHand
+from tables.online.statements import Prepared
 
 
 def lock_table(table_id: int) -> OnlineTable:
     """Lock one table's row (2.); DoesNotExist if there is none."""
-    return OnlineTable.objects.select_for_update(of=("self",)).order_by().get(pk=table_id)
+    table = _TABLE.first(table_id)
+    if table is None:
+        raise OnlineTable.DoesNotExist(f"no online table {table_id}")
+    return table
 
 
 def lock_tables(table_ids: Iterable[int] | QuerySet[Any]) -> list[OnlineTable]:
@@ -48,20 +52,38 @@ def _tables(table_ids: Iterable[int] | QuerySet[Any]) -> QuerySet[OnlineTable]:
 def lock_hand(table_id: int, hand_id: int | None = None) -> TableHand | None:
     """Lock the table's hand row (3.): ``hand_id``, or the running hand; the caller holds the
     table's lock (2.)."""
-    hands = TableHand.objects.select_for_update(of=("self",)).order_by().filter(table_id=table_id)
-    hands = hands.filter(is_over=False) if hand_id is None else hands.filter(pk=hand_id)
-    return hands.first()
+    return _RUNNING_HAND.first(table_id) if hand_id is None else _HAND.first(table_id, hand_id)
 
 
 def lock_hand_for_move(table_id: int, hand_id: int, *, user_id: int, key: str) -> TableHand | None:
     """``lock_hand(table_id, hand_id)`` for a player's move, in the same query: ``made`` says
     whether his move with this idempotency key is stored already (a resend)."""
-    made = HandAction.objects.filter(hand=OuterRef("pk"), user_id=user_id, key=key)
-    hands = TableHand.objects.select_for_update(of=("self",)).order_by()
-    hands = hands.filter(table_id=table_id, pk=hand_id)
     if key:
-        return hands.annotate(made=Exists(made)).first()
-    return hands.first()
+        return _HAND_FOR_MOVE.first(table_id, hand_id, user_id, key)
+    return _HAND.first(table_id, hand_id)
+
+
+# The queries of every move, compiled once (tables.online.statements).
+_TABLE = Prepared[OnlineTable](
+    lambda table_id: OnlineTable.objects.select_for_update(of=("self",)).filter(pk=table_id),
+    int,
+)
+
+
+def _hand(table_id: int, **where: Any) -> QuerySet[TableHand]:
+    # Ordered by id and limited to one, as ``first()`` reads (one running hand; one of an id).
+    hands = TableHand.objects.select_for_update(of=("self",)).filter(table_id=table_id, **where)
+    return hands.order_by("pk")[:1]
+
+
+_RUNNING_HAND = Prepared[TableHand](lambda table_id: _hand(table_id, is_over=False), int)
+_HAND = Prepared[TableHand](lambda table_id, hand_id: _hand(table_id, pk=hand_id), int, int)
+_HAND_FOR_MOVE = Prepared[TableHand](
+    lambda table_id, hand_id, user_id, key: _hand(table_id, pk=hand_id).annotate(
+        made=Exists(HandAction.objects.filter(hand=OuterRef("pk"), user_id=user_id, key=key))
+    ),
+    int, int, int, str,
+)  # fmt: skip
 
 
 def table_of(hand_id: int) -> int | None:

@@ -29,6 +29,7 @@ from tables.online.away import away_seats, dropped_seats, seat_numbers
 from tables.online.engine import PlayHand, is_stud, rebuild
 from tables.online.kept import kept_state
 from tables.online.models import ChipAccount, OnlineSeat, OnlineTable, TableHand
+from tables.online.statements import Prepared
 from tables.online.table_pots import PotView, middle_pots, pot_total, results, won_by_position
 from tournaments.live_clock import namespace
 
@@ -191,14 +192,26 @@ def _snapshot_key(table_id: int, created_at: datetime, version: int) -> str:
 
 def named_seats(table: OnlineTable) -> list[OnlineSeat]:
     """The table's seats by number, each with its player's names (``seat_names``): one query."""
-    return list(
-        table.players.annotate(
+    seats = _NAMED_SEATS.models(table.pk)
+    for seat in seats:
+        seat.table = table  # as the table's own manager would: no query to read it back
+    return seats
+
+
+# Read by every move: compiled once (tables.online.statements).
+_NAMED_SEATS = Prepared[OnlineSeat](
+    lambda table_id: (
+        OnlineSeat.objects.filter(table_id=table_id)
+        .annotate(
             player_name=F("user__player__name"),
             first_name=F("user__first_name"),
             last_name=F("user__last_name"),
             username=F("user__username"),
-        ).order_by("number")
-    )
+        )
+        .order_by("number")
+    ),
+    int,
+)
 
 
 def seat_names(seats: Iterable[OnlineSeat]) -> dict[int, str]:
