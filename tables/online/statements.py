@@ -71,7 +71,7 @@ class Prepared[M: Model]:
         name = self.build.__qualname__
         if other_sql != sql or len(other_raw) != len(raw):
             raise ValueError(f"{name}: its SQL depends on its arguments' values")
-        params = []
+        params: list[tuple[int | None, Any]] = []
         for value, again in zip(raw, other_raw, strict=True):
             if value == again and type(value) is type(again):
                 params.append((None, value))

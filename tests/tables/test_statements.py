@@ -99,8 +99,10 @@ def test_the_dropped_seats_are_the_orms(hand):
     Presence.objects.create(user=users[0], streams=0, dropped_at=timezone.now())
     Presence.objects.create(user=users[2], streams=0, dropped_at=timezone.now())
     Presence.objects.create(user=users[1], streams=1, dropped_at=timezone.now())
-    (orm,) = OnlineTable.objects.filter(pk=table.pk).annotate(away=dropped_seats()).values_list(
-        "away", flat=True
+    (orm,) = (
+        OnlineTable.objects.filter(pk=table.pk)
+        .annotate(away=dropped_seats())
+        .values_list("away", flat=True)
     )
     assert away_seats(table.pk) == frozenset(map(int, orm.split(","))) == {1, 3}
     assert away_seats(make_table().pk) == frozenset()
