@@ -25,6 +25,7 @@ from django.db.models.query import ModelIterable
 # Arguments' stand-ins while the query compiles. Integers within every integer field's range
 # (Django answers "nothing" for a value a column cannot hold, with no SQL to read).
 _INT_MARKS = (32_000, 31_000)
+_BIGINT = (-(2**63), 2**63 - 1)
 _STR_MARK = "\u2063marker-{}-{}\u2063"
 
 
@@ -108,6 +109,9 @@ class Prepared[M: Model]:
         alias = DEFAULT_DB_ALIAS  # one database (no routers): its queries go there
         connection = connections[alias]
         compiled = self._compile(connection.vendor)
+        if any(type(arg) is int and not _BIGINT[0] <= arg <= _BIGINT[1] for arg in args):
+            # No column holds it: nothing matches, as the ORM answers (SQLite would overflow).
+            return alias, compiled, []
         params = [value if index is None else args[index] for index, value in compiled.params]
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)

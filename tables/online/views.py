@@ -43,6 +43,7 @@ from tables.online.selectors import (
     table_view,
 )
 from tables.online.services import TableError
+from tables.online.statements import Prepared
 from tournaments.permissions import acting_user, floor_required
 from tournaments.selectors import is_floor
 
@@ -202,7 +203,9 @@ def _run(
     """Validate, call the service, answer: the fragment or the page; a 4xx with the reason.
     ``streamed_answer``: to a page whose stream is open, a 204 (issue 17: the answer drew the
     whole fragment again, a third render of the table for each move)."""
-    table = get_object_or_404(OnlineTable, pk=pk)
+    table = _TABLE.first(pk)
+    if table is None:
+        raise Http404
     form = form_class(request.POST)
     try:
         if not form.is_valid():
@@ -221,6 +224,10 @@ def _run(
     if _wants_fragment(request):
         return render(request, "tables/online_table.html#state", _context(request, table))
     return redirect("tables:online_table", table.pk)
+
+
+# Read by every move's POST before the move locks it: compiled once (tables.online.statements).
+_TABLE = Prepared[OnlineTable](lambda pk: OnlineTable.objects.filter(pk=pk), int)
 
 
 class _Empty(forms.Form):

@@ -211,6 +211,18 @@ def test_a_bad_form_is_a_400_with_the_forms_reason(table):
         assert text_refusal(alice, table, data, 400)
 
 
+def test_a_move_to_a_table_that_is_not_there_is_a_404_and_changes_nothing(table):
+    """The POST reads its table with a query compiled once (tables.online.statements): an id no
+    table has, or no column could hold, is a 404 like the ORM's, never a server error."""
+    alice = client_of("alice")
+    sequence = hand_of(table).sequence
+    for pk in (table.pk + 1000, 10**30):
+        url = reverse("tables:online_act", args=[pk])
+        response = alice.post(url, move(table), headers={"X-Floorman-Stream": "1"})
+        assert response.status_code == 404
+    assert hand_of(table).sequence == sequence
+
+
 def test_sitting_down_outside_the_buy_in_range_or_above_the_balance_is_a_400(table):
     dave = make_user(username="dave")
     client = client_of("dave")

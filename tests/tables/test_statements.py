@@ -55,6 +55,7 @@ def test_the_locks_read_what_the_orm_reads(hand):
     assert_same(locks.lock_hand(table.pk, running.pk), orm_hand)
     assert locks.lock_hand(table.pk, running.pk + 1) is None
     assert locks.lock_hand(make_table().pk) is None
+    assert locks.lock_hand(10**30, running.pk) is None  # no column holds it: nothing, no error
     with pytest.raises(OnlineTable.DoesNotExist):
         locks.lock_table(table.pk + 1000)
 
