@@ -113,7 +113,8 @@ class Meter:
 
 def listen(table: Any, users: dict[int, Any], language: str | None) -> None:
     """The players' tabs read ``language`` (their streams say so: tables.online.languages); None:
-    no stream said, so every part is rendered in every language (as before issue 17's marks)."""
+    every part is rendered in every language, as before issue 17's marks (the table watched in
+    each language, the players' own streams unsaid)."""
     from tables.online import languages
 
     if language is not None:
@@ -122,6 +123,8 @@ def listen(table: Any, users: dict[int, Any], language: str | None) -> None:
             languages.mark_listening([], user_id, language)
         return
     languages.forget_listening([table.pk], users)
+    for code in languages.codes():
+        languages.mark_listening([table.pk], None, code)
 
 
 def play_hand(

@@ -32,6 +32,7 @@ import argparse
 import base64
 import cProfile
 import json
+import math
 import os
 import pstats
 import secrets
@@ -153,6 +154,26 @@ def make_event(now: datetime, table_size: int) -> Any:
 # -- the tournament ----------------------------------------------------------------------------
 
 
+class Watchers:
+    """``--watched LANGUAGE``: every table has a tab reading it in that language, whose stream
+    marks it (tables.online.languages), so each table's public table is drawn after every
+    change as at a table people watch. Without it a table of bots nobody watches is sent as a
+    bare nudge and drawn not at all. The marks are renewed as a stream renews them (every
+    heartbeat of wall time), outside the timed parts."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.renewed = -math.inf
+
+    def renew(self, table_ids: Callable[[], list[int]]) -> None:
+        from tables.online import languages
+
+        if not self.language or time.perf_counter() - self.renewed < languages.REFRESH_SECONDS:
+            return
+        languages.mark_listening(table_ids(), None, self.language)
+        self.renewed = time.perf_counter()
+
+
 def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
     from scoring import online_events
     from tables.models import FloorStep, Move, StepKind, StepStatus
@@ -183,11 +204,14 @@ def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
     sweep_seconds = 0.0
     steps, left = 0, args.players
     profile = cProfile.Profile() if args.profile else None
+    watchers = Watchers(args.watched)
+    event_tables = OnlineTable.objects.filter(floor_table__event=event, status="open")
     begin = time.perf_counter()
     with timing(record, balance, wake, chips, direct):
         if profile:
             profile.enable()
         while left > args.until and time.perf_counter() - begin < args.max_seconds:
+            watchers.renew(lambda: list(event_tables.values_list("pk", flat=True)))
             now += timedelta(seconds=args.step)
             steps += 1
             moment, before = time.perf_counter(), len(record.calls)
@@ -320,8 +344,10 @@ def play_cash(args: argparse.Namespace, tables: int, target: int, now: datetime)
     now = max(now, timezone.now())
     hands = TableHand.objects.filter(table_id__in=opened)
     steps, sweep_seconds, over, refills = 0, 0.0, 0, 0
+    watchers = Watchers(args.watched)
     begin = time.perf_counter()
     while over < target and time.perf_counter() - begin < args.max_seconds:
+        watchers.renew(lambda: opened)
         now += timedelta(seconds=args.step)
         steps += 1
         moment = time.perf_counter()
@@ -372,6 +398,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         ),
         "live_bus": settings.LIVE_BUS,
         "pace": args.pace,
+        "watched": args.watched or None,
         "step": args.step,
     }
 
@@ -394,7 +421,12 @@ def render(report: dict[str, Any], command: str) -> str:
     ]
     lines = [
         f"Command: `{command}` (pace {report['pace']}, step {report['step']} s of the virtual "
-        f"clock, live bus {report['live_bus']}).",
+        f"clock, live bus {report['live_bus']}; "
+        + (
+            f"every table watched in {report['watched']}: drawn after every change)."
+            if report["watched"]
+            else "no table watched: sent as bare nudges, drawn not at all)."
+        ),
         "",
         f"{mtt['players']:,} players at {mtt['tables']} tables, {stop} after "
         f"{mtt['virtual_seconds']:,.0f} s of virtual clock ({mtt['steps']:,} steps). Registering "
@@ -471,6 +503,11 @@ def arguments() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-peer-refill", dest="peer_refill", action="store_false",
         help="the peer's broke bots stay broke (its tables thin out, as in the first runs)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--watched", default="", metavar="LANGUAGE",
+        help="every table watched by a tab in this language (en, de): its table drawn after "
+        "every change; by default nobody watches and the tables are sent as bare nudges",
     )  # fmt: skip
     parser.add_argument("--write-results", action="store_true")
     return parser

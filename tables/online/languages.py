@@ -6,8 +6,12 @@ about half of a move's CPU, and each part was rendered in every language of the 
 a table's tabs nearly always read one. So a stream says, as it opens and every heartbeat while
 it lasts, which language its page reads: a mark in the cache per table it follows and per
 player, that lapses ``LISTENING_SECONDS`` after the stream's last word. The publisher renders
-the languages marked, and every language when none is (nobody listens, or the cache failed: a
-failure costs CPU, never a message).
+the languages marked. A table no stream reads (a table of house bots nobody watches) is sent as
+a bare nudge, its version without the table: nothing is rendered for nobody, and a tab that
+opens later fetches its fragment as it would anyway. A player's part no stream of his reads is
+rendered in every language (his tab may be opening: the stream hands it the messages kept since
+its page was drawn), and so is everything when the cache fails: a failure costs CPU, never a
+message.
 
 A tab whose language a message lacks (its stream opened after the change was rendered, or it
 reconnects to messages kept from before) fetches its fragment instead: static/js/table.js
@@ -82,8 +86,9 @@ def forget_listening(
 def listening(
     table_id: int, user_ids: Sequence[int]
 ) -> tuple[tuple[str, ...], dict[int, tuple[str, ...]]]:
-    """The languages to render the table's public part in, and each player's private part in:
-    those marked, else every language. One round trip to the cache."""
+    """The languages to render the table's public part in (those marked; none if no stream
+    reads the table) and each player's private part in (those marked, else every language).
+    Every language for both if the cache fails. One round trip to the cache."""
     every = codes()
     keys: dict[str, tuple[int | None, str]] = {
         _table_key(table_id, code): (None, code) for code in every
@@ -94,14 +99,14 @@ def listening(
         found = cache.get_many(list(keys))
     except Exception:
         logger.warning("the cache failed: table %s is rendered in every language", table_id)
-        found = {}
+        return every, dict.fromkeys(user_ids, every)
     marked: dict[int | None, list[str]] = {}
     for key in found:
         owner, code = keys[key]
         marked.setdefault(owner, []).append(code)
 
     def ordered(owner: int | None) -> tuple[str, ...]:
-        chosen = marked.get(owner)
-        return tuple(code for code in every if code in chosen) if chosen else every
+        chosen = marked.get(owner, ())
+        return tuple(code for code in every if code in chosen)
 
-    return ordered(None), {user_id: ordered(user_id) for user_id in user_ids}
+    return ordered(None), {user_id: ordered(user_id) or every for user_id in user_ids}

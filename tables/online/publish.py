@@ -66,13 +66,15 @@ def publish_table_changed(table_id: int, snapshot: TableSnapshot | None = None) 
             return
         version = snapshot.table.version
         players = [seat.user_id for seat in snapshot.seats if not seat.is_bot]
-        # Rendered in the languages the table's streams read (every one if none is known).
+        # Rendered in the languages the table's streams read; a bare nudge if none reads it
+        # (tables.online.languages: a table of bots nobody watches is not drawn at all).
         table_languages, player_languages = listening(table_id, players)
-        try:
-            message = json.dumps(public_message(snapshot, table_languages))
-        except Exception:
-            logger.exception("could not render table %s: its tabs fetch it", table_id)
-            message = nudge(table_id, version)
+        message = nudge(table_id, version)
+        if table_languages:
+            try:
+                message = json.dumps(public_message(snapshot, table_languages))
+            except Exception:
+                logger.exception("could not render table %s: its tabs fetch it", table_id)
         privates = private_messages(snapshot, player_languages)
         kept = TableMessage(table_id, snapshot.table.created_at, version, message)
         bodies = keep_messages(kept, privates)  # one round trip, before they go out

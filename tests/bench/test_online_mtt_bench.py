@@ -7,7 +7,9 @@ import pytest
 from django.conf import settings
 
 from bench import online_mtt
+from tables.online import languages
 from tables.online.models import OnlineTable
+from tests.tables.online_helpers import make_table
 from tournaments.models import Entry
 
 
@@ -41,6 +43,7 @@ def test_a_small_event_runs_to_the_end_with_places_and_chips_in_order():
     assert report["cost_ratio"] > 0 and report["sweeper_ratio"] > 0
     text = online_mtt.render(report, "smoke")
     assert "recorded, each once" in text and "(conserved)" in text
+    assert "no table watched" in text and report["watched"] is None
     # The run's settings are put back.
     after = (settings.FLOORMAN_TABLE_PACE, settings.FLOORMAN_BOTS_PLAY_ALONE)
     assert after == before
@@ -50,3 +53,25 @@ def test_a_summary_gives_milliseconds_at_the_ranks():
     figures = online_mtt.summary([0.001 * n for n in range(1, 101)])
     assert figures == {"count": 100, "p50": 51.0, "p95": 96.0, "max": 100.0}
     assert online_mtt.summary([])["p50"] is None
+
+
+@pytest.mark.django_db
+def test_watchers_mark_the_tables_in_their_language_once_a_heartbeat():
+    """``--watched de``: each table read in German, as a tab's stream marks it, renewed as a
+    stream renews it; without it, nobody reads the tables (they are sent as bare nudges)."""
+    table = make_table()
+    asked: list[int] = []
+
+    def tables() -> list[int]:
+        asked.append(table.pk)
+        return [table.pk]
+
+    try:
+        online_mtt.Watchers("").renew(tables)
+        assert languages.listening(table.pk, []) == ((), {}) and not asked
+        watchers = online_mtt.Watchers("de")
+        watchers.renew(tables)
+        watchers.renew(tables)  # within the heartbeat: not again
+        assert languages.listening(table.pk, []) == (("de",), {}) and asked == [table.pk]
+    finally:
+        languages.forget_listening([table.pk], [])

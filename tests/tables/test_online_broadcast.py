@@ -16,7 +16,8 @@ from tables.online import publish as online_publish
 from tables.online.models import TableHand
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 
-pytestmark = pytest.mark.django_db
+# The tables are watched: their messages carry the public table (tests/tables/conftest.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("watched")]
 HOLES = ["AhKd", "QsJs", "9c9d"]
 
 

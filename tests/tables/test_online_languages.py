@@ -1,7 +1,8 @@
 """A table's messages are rendered in the languages its streams read (issue 17: rendering was
 half of a move's CPU, and every part was rendered in English and German for tabs that read
-one); every language when no stream says (tables.online.languages). A tab whose language a
-message lacks fetches its fragment (static/js/table.js), so no tab sees another language."""
+one); a table no stream reads is sent as a bare nudge, and a player's part no stream of his
+reads comes in every language (tables.online.languages). A tab whose language a message lacks
+fetches its fragment (static/js/table.js), so no tab sees another language."""
 
 from __future__ import annotations
 
@@ -64,13 +65,23 @@ def _languages(sent, kind: str) -> dict[int, set[str]]:
     return {number: set(message["html"]) for k, number, message in sent if k == kind}
 
 
-def test_with_no_stream_known_every_part_is_in_every_language(
-    sent, django_capture_on_commit_callbacks
+def test_a_table_no_stream_reads_is_a_nudge_and_its_players_parts_are_in_every_language(
+    sent, django_capture_on_commit_callbacks, monkeypatch
 ):
+    """Nothing is drawn for nobody: the table's message is its version alone (a tab opening
+    later fetches its fragment), and the dropped seats the drawing marks are not even read."""
     table = make_table()
     users = seat_players(table, ["ann", "bob", "cid"])
+
+    def drawn(*args, **kwargs):
+        raise AssertionError("the public table was drawn for nobody")
+
+    monkeypatch.setattr(online_publish, "public_message", drawn)
     _deal(table, django_capture_on_commit_callbacks)
-    assert _languages(sent, "table") == {table.pk: {"en", "de"}}
+    (message,) = [m for k, _n, m in sent if k == "table"]
+    table.refresh_from_db()
+    assert message == {"table": table.pk, "version": table.version}  # no "html": a nudge
+    # A player's tab may be opening: its stream hands it the messages kept since its page.
     assert _languages(sent, "user") == {user.pk: {"en", "de"} for user in users}
 
 
@@ -112,7 +123,7 @@ def test_marks_lapse_and_a_failing_cache_renders_every_language(
     languages.forget_listening(
         [table.pk], [ann.pk]
     )  # lapsed: LISTENING_SECONDS after the stream's last word
-    assert languages.listening(table.pk, [ann.pk]) == (("en", "de"), {ann.pk: ("en", "de")})
+    assert languages.listening(table.pk, [ann.pk]) == ((), {ann.pk: ("en", "de")})
     languages.mark_listening([table.pk], ann.pk, "de")
 
     def down(*args, **kwargs):

@@ -40,7 +40,8 @@ from tests.factories import make_user
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 from tournaments.models import LiveMessage
 
-pytestmark = pytest.mark.django_db
+# The tables are watched: their messages carry the public table (tests/tables/conftest.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("watched")]
 
 # Card codes as pages and PHH write them: 'Ah' in data-card="Ah" or text, 'AhKd' in PHH.
 CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])")

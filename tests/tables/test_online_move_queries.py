@@ -23,7 +23,8 @@ from tables.online.models import HandAction, TableHand
 from tables.online.selectors import build_snapshot
 from tests.tables.online_helpers import make_table, seat_players
 
-pytestmark = pytest.mark.django_db
+# The tables are watched: their messages carry the public table (tests/tables/conftest.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("watched")]
 
 # A player's move while the hand runs: lock the table, lock the hand (his key looked up in the
 # same query), store the move, read the seats with their names, save the hand, bump the

@@ -147,6 +147,7 @@ def published(monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("watched")
 def test_a_dropped_player_shows_on_his_table_at_once_and_back_again_r3_10(settings, published):
     """R3.10: the server saw his last stream end. After the grace his table gets a version
     whose public table marks his seat "Disconnected"; when he is back, one without the mark."""
@@ -197,6 +198,7 @@ def test_a_page_reload_does_not_flap_the_mark(settings, published):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("watched")
 def test_a_stream_that_died_with_its_process_shows_on_the_table_when_swept(settings, published):
     """The sweeper counts a presence silent for two minutes as dropped (R3.10): his table
     shows it then, as after a drop the server saw."""

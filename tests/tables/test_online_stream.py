@@ -27,8 +27,8 @@ def test_one_wsgi_stream_carries_several_tables_and_only_its_viewers_private_eve
     first, second, third = make_table(), make_table(name="Two"), make_table(name="Three")
     alice, bob = seat_players(first, ["alice", "bob"])
     stream = online_live.stream_tables_sync(
-        [first.pk, second.pk], user_id=alice.pk, seconds=1.5, heartbeat=0.3
-    )
+        [first.pk, second.pk], user_id=alice.pk, seconds=1.5, heartbeat=0.3, language="en"
+    )  # its page's language: the stream marks it, and the tables' messages carry them in it
     assert next(stream).startswith("retry: 2000\n")
     current = frames_of([next(stream), next(stream)])  # each table's version at once
     assert {frame["table"] for frame in current} == {first.pk, second.pk}
