@@ -103,15 +103,14 @@ class Prepared[M: Model]:
         with self._lock:
             return self._compiled.setdefault(vendor, compiled)
 
-    def _rows(self, args: tuple[Any, ...]) -> tuple[str, _Compiled, list[list[Any]]]:
+    def _rows(self, args: tuple[Any, ...]) -> tuple[_Compiled, list[list[Any]]]:
         if len(args) != len(self.kinds):
             raise TypeError(f"{self.build.__qualname__} takes {len(self.kinds)} arguments")
-        alias = DEFAULT_DB_ALIAS  # one database (no routers): its queries go there
-        connection = connections[alias]
+        connection = connections[DEFAULT_DB_ALIAS]  # one database, no routers
         compiled = self._compile(connection.vendor)
         if any(type(arg) is int and not _BIGINT[0] <= arg <= _BIGINT[1] for arg in args):
             # No column holds it: nothing matches, as the ORM answers (SQLite would overflow).
-            return alias, compiled, []
+            return compiled, []
         params = [value if index is None else args[index] for index, value in compiled.params]
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
@@ -122,11 +121,11 @@ class Prepared[M: Model]:
                 for converter in found:
                     value = converter(value, expression, connection)
                 row[position] = value
-        return alias, compiled, rows
+        return compiled, rows
 
     def rows(self, *args: Any) -> list[tuple[Any, ...]]:
         """The rows of a ``values_list`` query."""
-        _alias, _compiled, rows = self._rows(args)
+        _compiled, rows = self._rows(args)
         return [tuple(row) for row in rows]
 
     def row(self, *args: Any) -> tuple[Any, ...] | None:
@@ -135,13 +134,13 @@ class Prepared[M: Model]:
 
     def models(self, *args: Any) -> list[M]:
         """The model instances of a model query, with its annotations set on them."""
-        alias, compiled, rows = self._rows(args)
+        compiled, rows = self._rows(args)
         model = compiled.model
         assert model is not None  # noqa: S101 - a values_list query is read with rows()
         end = compiled.start + len(compiled.fields)
         found = []
         for row in rows:
-            instance = model.from_db(alias, compiled.fields, row[compiled.start : end])
+            instance = model.from_db(DEFAULT_DB_ALIAS, compiled.fields, row[compiled.start : end])
             for name, position in compiled.annotations:
                 setattr(instance, name, row[position])
             found.append(instance)
