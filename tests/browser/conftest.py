@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 import time
 
 import pytest
@@ -87,6 +88,20 @@ def wait_for(condition, seconds=20.0):
     raise AssertionError("the server never saw it")
 
 
+def wait_for_the_server_idle(seconds=20.0):
+    """Until the test server serves no request: its pages closed, every stream of theirs has
+    run to its end (a stream still opening when its page closed writes its player's presence
+    after the close; were the database flushed then, the flush and that write deadlock)."""
+
+    def serving():
+        return any(
+            thread.is_alive() and thread.name.endswith("(process_request_thread)")
+            for thread in threading.enumerate()
+        )
+
+    wait_for(lambda: not serving(), seconds)
+
+
 # -- an online table's pages (tests/browser/test_online_*.py) -----------------------------------
 
 
@@ -130,4 +145,5 @@ def new_page(browser, table):
     yield new_page
     for context in contexts:
         context.close()
+    wait_for_the_server_idle()
     wait_for(lambda: not Presence.objects.filter(streams__gt=0).exists())

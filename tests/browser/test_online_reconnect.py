@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tables.online import live as online_live
 from tables.online import play as online_play
 from tables.online.models import Presence, TableHand
-from tests.browser.conftest import login
+from tests.browser.conftest import login, wait_for_the_server_idle
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -47,6 +47,7 @@ def pages(browser, settings, monkeypatch):
     yield open_page
     for context in contexts:
         context.close()
+    wait_for_the_server_idle()
     end = time.monotonic() + 20
     while Presence.objects.filter(streams__gt=0).exists():
         assert time.monotonic() < end, "the server never saw the streams end"

@@ -19,7 +19,7 @@ from tables.online import live as online_live
 from tables.online import play as online_play
 from tables.online import services as online_services
 from tables.online.models import Game, HandAction, OnlineSeat, Presence, TableHand
-from tests.browser.conftest import login
+from tests.browser.conftest import login, wait_for_the_server_idle
 from tests.factories import make_user
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 
@@ -50,14 +50,26 @@ def open_page(browser, settings, monkeypatch):
         page.set_default_timeout(10_000)
         if username:
             login(page, live_server, username)
+        streams = _streams_of(username)
         page.goto(live_server.url + reverse("tables:online_table", args=[table.pk]))
         expect(page.locator("#state")).to_be_visible()
+        if username:
+            # The page's stream is open on the server before the test goes on: a test that
+            # ends at once must not close a page whose stream is still opening (its presence
+            # written while the database is flushed: a deadlock, the flush failed).
+            _wait_for(lambda: _streams_of(username) > streams)
         return page
 
     yield open_page
     for context in contexts:
         context.close()
+    wait_for_the_server_idle()
     _wait_for(lambda: not Presence.objects.filter(streams__gt=0).exists())
+
+
+def _streams_of(username):
+    presence = Presence.objects.filter(user__username=username).first() if username else None
+    return presence.streams if presence else 0
 
 
 def _wait_for(condition, seconds=20.0):

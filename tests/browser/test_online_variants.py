@@ -16,7 +16,7 @@ from tables.engine import card_name
 from tables.online import live as online_live
 from tables.online import play as online_play
 from tables.online.models import Game, Presence, TableHand
-from tests.browser.conftest import login
+from tests.browser.conftest import login, wait_for_the_server_idle
 from tests.tables.online_helpers import make_table, seat_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,6 +35,7 @@ def stream(settings, monkeypatch):
     yield contexts
     for context in contexts:
         context.close()
+    wait_for_the_server_idle()
     deadline = time.monotonic() + 20
     while Presence.objects.filter(streams__gt=0).exists() and time.monotonic() < deadline:
         time.sleep(0.1)
