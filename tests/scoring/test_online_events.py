@@ -280,6 +280,45 @@ def test_a_table_the_final_tables_plan_waits_for_holds_and_deals_nothing():
     assert seated == brought
 
 
+def test_a_tick_whose_only_work_is_a_table_to_deal_wakes_it_and_runs_no_other_part(monkeypatch):
+    # The director's probe (scoring.online_events.Work): a table between hands told to wait (its
+    # deal came before the director's word, R5.7, TDA RP-8) and nothing else to do. The tick
+    # wakes that table, and that table only, and runs no other part (no busts, leavers, end,
+    # late seats or balancing); the next tick finds nothing; the sweeper deals there.
+    floor = make_user(username="flo", role="floor")
+    event, now = started_event(12, 6, floor)  # two tables of six, none dealt yet
+    asleep, other = OnlineTable.objects.filter(event=event).order_by("pk")
+    OnlineTable.objects.filter(pk=asleep.pk).update(next_hand_at=None)
+    nothing = online_events.Work(*(False for _flag in online_events.Work._fields))
+    assert online_events._work(event) == nothing._replace(to_deal=True)
+
+    def not_called(*args, **kwargs):
+        raise AssertionError("a part the probe did not name ran")
+
+    for part in ("_record_hand", "_remove_leavers", "_finish", "_seat_late", "_balance"):
+        monkeypatch.setattr(online_events, part, not_called)
+    later = now + timedelta(seconds=1)
+    online_events.tick(event_id=event.pk, now=later)
+    asleep.refresh_from_db()
+    assert asleep.next_hand_at == later and not asleep.hold
+    assert OnlineTable.objects.get(pk=other.pk).next_hand_at == other.next_hand_at  # untouched
+    assert online_events._work(event) == nothing  # the next tick is idle
+    online_play.sweep(now=later)
+    assert TableHand.objects.filter(table=asleep, is_over=False).exists()
+
+
+def test_a_held_table_or_one_with_a_hand_in_play_is_not_a_table_to_deal():
+    # A table that holds for a plan (TDA 11D) deals when the plan is carried out, not on the
+    # director's word; a table in its hand has nothing to be woken for.
+    floor = make_user(username="flo", role="floor")
+    event, now = started_event(12, 6, floor)
+    held, playing = OnlineTable.objects.filter(event=event).order_by("pk")
+    OnlineTable.objects.filter(pk=held.pk).update(next_hand_at=None, hold=True)
+    assert online_play.deal_hand(table=playing, now=now + timedelta(seconds=4)) is not None
+    work = online_events._work(event)
+    assert work.held and not work.to_deal
+
+
 def test_a_broken_table_and_the_tables_it_fills_are_sent_again_and_no_other():
     # R5.7: four tables of four; two players leave each of the first two (2, 2, 4, 4: twelve
     # players need three tables), so a table breaks (TDA 10B: the floor's breaking order) and
