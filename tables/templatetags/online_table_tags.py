@@ -1,13 +1,19 @@
-"""The online table's private part, drawn for every player whose part changed after every move
-(tables.online.broadcast): its forms' addresses reversed once per process, not on each draw."""
+"""The online table's parts, drawn after every move (tables.online.broadcast): the private
+part's forms' addresses reversed once per process, not on each draw, and a card drawn once for
+what it shows."""
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from django import template
 from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils import translation
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
@@ -23,3 +29,30 @@ def table_url(name: str, table_id: int) -> str:
 @functools.lru_cache(maxsize=8_192)
 def _reversed(prefix: str, urlconf: str, name: str, table_id: int) -> str:
     return reverse(name, args=[table_id], urlconf=urlconf)
+
+
+# -- a card, drawn once ------------------------------------------------------------------------
+
+SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+@register.simple_tag
+def card(card: Any) -> SafeString:
+    """A card as the page draws it (a CardView or its code): the rank, then the suit's symbol;
+    a winning card marked, one's own stud down card dashed (R7.2)."""
+    code = str(getattr(card, "code", card) or "")
+    highlight = bool(getattr(card, "highlight", False))
+    down = bool(getattr(card, "down", False))
+    return _card(code, highlight, down, translation.get_language() or "")
+
+
+@functools.lru_cache(maxsize=1_024)
+def _card(code: str, highlight: bool, down: bool, language: str) -> SafeString:
+    rank, suit = code[:1], code[1:]
+    classes = f"pcard suit-{suit}" + (" win" if highlight else "") + (" down" if down else "")
+    with translation.override(language or None):
+        title = format_html(' title="{}"', _("Face down: only you see it")) if down else ""
+    return format_html(
+        '<span class="{}" data-card="{}"{}>{}<i>{}</i></span>',
+        classes, code, title, "10" if rank == "T" else rank, SUITS.get(suit, "♣"),
+    )  # fmt: skip

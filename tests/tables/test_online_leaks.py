@@ -45,7 +45,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("watched")]
 
 # Card codes as pages and PHH write them: 'Ah' in data-card="Ah" or text, 'AhKd' in PHH.
 CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])")
-# A card as the page draws it: rank, then the suit's symbol (templates/tables/_card.html).
+# A card as the page draws it: rank, then the suit's symbol (online_table_tags.card).
 DRAWN = re.compile(r"(10|[2-9JQKA])<i>([♠♥♦♣])</i>")
 SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 # An SVG icon's path ('M10 7a7 7 0 0 0 12 4.9v.1c0 ... 2h.1') reads like cards; it is drawing.
