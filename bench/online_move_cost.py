@@ -265,11 +265,178 @@ def table_lines(rows: dict[str, dict[str, float]]) -> list[str]:
     return lines
 
 
+# -- where a move's CPU goes: the POST's parts (--parts) -------------------------------------
+
+# (module, attribute path, label): each timed inclusively (a part's own parts are in it too),
+# once per move however often it is called inside itself.
+PARTS = (
+    ("django.contrib.auth.backends", "ModelBackend.get_user", "request: the user's row"),
+    ("django.contrib.sessions.backends.cached_db", "SessionStore.load", "request: the session"),
+    ("tables.online.forms", "ActForm.is_valid", "request: the form"),
+    ("tables.online.play", "act", "the move (play.act, its commit and publishing)"),
+    ("tables.online.play", "_locked_hand", "  the table's and hand's locks"),
+    ("tables.online.play", "engine_of", "  the engine's kept state"),
+    ("tables.online.play", "named_seats", "  the seats"),
+    ("tables.online.play", "_store", "  the move stored"),
+    ("tables.online.play", "_after_change", "  the next turn (and the state kept)"),
+    ("tables.online.play", "_moved", "  the version and the snapshot"),
+    ("tables.online.play", "publish_table_changed", "  the publishing, after the commit"),
+    ("tables.online.publish", "listening", "    the languages read"),
+    ("tables.online.publish", "keep_snapshot", "    the snapshot kept"),
+    ("tables.online.publish", "public_message", "    the public table drawn"),
+    ("tables.online.publish", "private_messages", "    the players' parts checked, drawn"),
+    ("tables.online.broadcast", "_private", "      a player's part drawn"),
+    ("tables.online.publish", "keep_messages", "    the messages kept"),
+    ("tables.online.publish", "publish_many", "    the messages sent"),
+    ("django.db.backends.utils", "CursorWrapper._execute", "any: a query"),
+    ("redis.client", "Redis.execute_command", "any: a Redis command"),
+    ("redis.client", "Pipeline.execute", "any: a Redis pipeline"),
+)
+
+
+@dataclass
+class Parts:
+    """CPU seconds and calls by part, counted only while ``active``."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    calls: dict[str, int] = field(default_factory=dict)
+    active: bool = False
+    _inside: set[str] = field(default_factory=set)
+
+    def timed(self, label: str, function: Any) -> Any:
+        @functools.wraps(function)
+        def part(*args: Any, **kwargs: Any) -> Any:
+            if not self.active or label in self._inside:
+                return function(*args, **kwargs)
+            self._inside.add(label)
+            begin = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self._inside.discard(label)
+                self.seconds[label] = self.seconds.get(label, 0.0) + time.process_time() - begin
+                self.calls[label] = self.calls.get(label, 0) + 1
+
+        return part
+
+
+def _patched(parts: Parts) -> list[tuple[Any, str, Any]]:
+    """Wrap every part; what to put back."""
+    import importlib
+
+    undo = []
+    for module_name, path, label in PARTS:
+        owner: Any = importlib.import_module(module_name)
+        *outer, name = path.split(".")
+        for attribute in outer:
+            owner = getattr(owner, attribute)
+        original = getattr(owner, name)
+        own = name in vars(owner)  # an inherited method is put back by deleting the wrapper
+        setattr(owner, name, parts.timed(label, original))
+        undo.append((owner, name, original if own else None))
+    return undo
+
+
+def post_parts(moves: int) -> tuple[float, Parts]:
+    """A player's min-raise POSTed ``moves`` times through Django's whole request path (the
+    middleware, the session, the user's row, CSRF, the form, the view, the move and its
+    publishing), as a stream-open page sends it (answered 204), at a table of six players whose
+    tabs read English: the mean CPU seconds a POST, and the parts. The request is built before
+    the clock starts (gunicorn's part, not Django's)."""
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.middleware.csrf import _get_new_csrf_string
+    from django.test import Client, RequestFactory
+    from django.urls import reverse
+
+    from tables.online import play as online_play
+    from tables.online import services as online_services
+    from tables.online.models import TableHand
+
+    floor = User.objects.create_user("floor-parts", password="x", is_staff=True)  # noqa: S106
+    table = online_services.open_table(
+        actor=floor, name="Parts", seats=6, small_blind=1, big_blind=2, min_buy_in=1_000,
+        max_buy_in=10**8,
+    )  # fmt: skip
+    users, sessions = {}, {}
+    for seat in range(1, 7):
+        user = User.objects.create_user(f"parts-{seat}", password="x")  # noqa: S106
+        online_services.grant_chips(user=user, amount=10**8, actor=floor)
+        online_services.take_seat(table=table, user=user, buy_in=10**8, number=seat)
+        client = Client()
+        client.force_login(user)
+        users[user.pk] = user
+        sessions[user.pk] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    listen(table, users, "en")
+    handler = WSGIHandler()
+    path = reverse("tables:online_act", args=[table.pk])
+    secret = _get_new_csrf_string()
+    host = next((h for h in settings.ALLOWED_HOSTS if h[:1] not in ".*"), "localhost")
+    parts = Parts()
+    undo = _patched(parts)
+    total = 0.0
+    try:
+        hand = online_play.deal_hand(table=table)
+        assert hand is not None
+        for _move in range(moves):
+            if hand.is_over or hand.sequence >= 100:  # a new hand before the stacks run short
+                TableHand.objects.filter(pk=hand.pk).update(is_over=True)
+                table.refresh_from_db()
+                hand = online_play.deal_hand(table=table)
+                assert hand is not None
+            engine = online_play.engine_of(hand)
+            user_id = hand.user_ids[engine.actor]
+            factory = RequestFactory()
+            factory.cookies[settings.SESSION_COOKIE_NAME] = sessions[user_id]
+            factory.cookies[settings.CSRF_COOKIE_NAME] = secret
+            data = {"hand": hand.pk, "sequence": hand.sequence, "action": "raise",
+                    "amount": engine.min_raise_to(), "key": uuid.uuid4().hex}  # fmt: skip
+            request = factory.post(path, data, headers={
+                "Host": host, "X-CSRFToken": secret, "X-Floorman": "table",
+                "X-Floorman-Stream": "1",
+            })  # fmt: skip
+            parts.active = True
+            begin = time.process_time()
+            response = handler.get_response(request)
+            response.close()
+            total += time.process_time() - begin
+            parts.active = False
+            assert response.status_code == 204, (response.status_code, response.content[:200])
+            hand = TableHand.objects.get(pk=hand.pk)
+    finally:
+        parts.active = False
+        for owner, name, original in reversed(undo):
+            if original is None:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, original)
+    return total / moves, parts
+
+
+def parts_lines(post: float, parts: Parts, moves: int) -> list[str]:
+    lines = ["| part (inclusive) | ms of CPU a move | calls a move |", "|---|---:|---:|"]
+    lines.append(f"| the POST, all of Django's part | {post * 1000:.2f} | 1 |")
+    for _module, _path, label in PARTS:
+        seconds = parts.seconds.get(label, 0.0)
+        calls = parts.calls.get(label, 0)
+        name = label.strip()
+        depth = (len(label) - len(label.lstrip())) // 2
+        lines.append(
+            f"| {'· ' * depth}{name} | {seconds / moves * 1000:.2f} | {calls / moves:.1f} |"
+        )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--bot-moves", type=int, default=200)
     parser.add_argument("--database", default="floorman_bench_move")
+    parser.add_argument(
+        "--parts", type=int, default=0, metavar="MOVES",
+        help="instead: MOVES POSTs through Django's request path, their CPU by part",
+    )  # fmt: skip
     args = parser.parse_args()
     # Production's settings (Redis set, DEBUG off) want both; a benchmark makes its own.
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
@@ -278,6 +445,11 @@ def main() -> None:
         os.environ["REDIS_URL"] = redis_url
         os.environ.pop("LIVE_BUS", None)  # follows REDIS_URL: redis
         setup_django(args.database)
+        if args.parts:
+            post, parts = post_parts(args.parts)
+            print(f"{args.parts} POSTs of a player's min-raise (a stream-open page's, 204):")
+            print("\n".join(parts_lines(post, parts, args.parts)))
+            return
         meter = Meter(redis_url, redis_pid)
         report = run(meter, args.tables)
         bots, bots_background = bot_moves(meter, args.bot_moves)
