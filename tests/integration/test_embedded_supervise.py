@@ -43,11 +43,12 @@ def test_a_process_that_ran_a_minute_starts_again_after_one_second(tmp_path):
 
 
 def test_stopping_kills_what_ignores_sigterm_after_the_grace_and_leaves_nothing(tmp_path):
+    ready = tmp_path / "stubborn-ready"
     stubborn = child(
         tmp_path,
-        "import signal, time\n"
+        "import pathlib, signal, time\n"
         "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-        "print('ready', flush=True)\n"
+        f"pathlib.Path({str(ready)!r}).touch()\n"
         "time.sleep(60)\n",
     )
     polite = supervise.Child(
@@ -55,7 +56,10 @@ def test_stopping_kills_what_ignores_sigterm_after_the_grace_and_leaves_nothing(
     )
     stubborn.start()
     polite.start()
-    time.sleep(0.5)  # both have started Python (a SIGTERM before that would end either)
+    # The stubborn one ignores SIGTERM once it says so (before, a SIGTERM would end it: a loaded
+    # machine may take longer than any fixed wait to start Python); SIGTERM ends the polite one
+    # whenever it comes.
+    wait_until(ready.exists, timeout=30, what="the stubborn process to ignore SIGTERM")
     started = time.monotonic()
     supervise.stop_all([stubborn, polite], grace=1.0)
     took = time.monotonic() - started
