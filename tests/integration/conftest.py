@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -59,6 +60,10 @@ def base_env(**overrides: str | None) -> dict[str, str]:
         else:
             env[name] = value
     return env
+
+
+# A log line that says something went wrong (printed with a failed test's processes).
+PROBLEM_LINE = re.compile(r"ERROR|CRITICAL|WARNING|Traceback|raised unexpected|Error: ")
 
 
 class Processes:
@@ -126,8 +131,22 @@ class Processes:
         for name in list(self.running):
             self.kill(name)
 
+    def problems(self, name: str, limit: int = 60) -> str:
+        """The log's lines that say something went wrong, from its start (the tail may have
+        scrolled past them)."""
+        log = self.logs.get(name)
+        if log is None or not log.exists():
+            return ""
+        lines = log.read_text(errors="replace").splitlines()
+        return "\n".join([line for line in lines if PROBLEM_LINE.search(line)][:limit])
+
     def report(self) -> str:
-        return "\n".join(f"--- {name} ---\n{self.tail(name)}" for name in self.logs)
+        parts = []
+        for name in self.logs:
+            parts.append(f"--- {name} ---\n{self.tail(name)}")
+            if problems := self.problems(name):
+                parts.append(f"--- {name}: its problems, from the start ---\n{problems}")
+        return "\n".join(parts)
 
 
 @pytest.fixture
