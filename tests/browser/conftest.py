@@ -102,6 +102,17 @@ def wait_for_the_server_idle(seconds=20.0):
     wait_for(lambda: not serving(), seconds)
 
 
+def close_pages(contexts):
+    """Close the pages' contexts; then the test server has served their last request (each
+    stream run to its end) and seen every stream end, before the database goes."""
+    from tables.online.models import Presence
+
+    for context in contexts:
+        context.close()
+    wait_for_the_server_idle()
+    wait_for(lambda: not Presence.objects.filter(streams__gt=0).exists())
+
+
 # -- an online table's pages (tests/browser/test_online_*.py) -----------------------------------
 
 
@@ -125,7 +136,6 @@ def table(settings, monkeypatch):
 def new_page(browser, table):
     """Pages in fresh contexts (a phone's when asked); closed after the test, and the server
     has seen every stream end before the database goes."""
-    from tables.online.models import Presence
 
     contexts = []
 
@@ -143,7 +153,4 @@ def new_page(browser, table):
         return page
 
     yield new_page
-    for context in contexts:
-        context.close()
-    wait_for_the_server_idle()
-    wait_for(lambda: not Presence.objects.filter(streams__gt=0).exists())
+    close_pages(contexts)

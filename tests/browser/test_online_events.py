@@ -24,7 +24,7 @@ from tables.online import play as online_play
 from tables.online import publish as online_publish
 from tables.online.models import OnlineSeat, OnlineTable, Presence
 from tables.online.services import _changed
-from tests.browser.conftest import login, wait_for_the_server_idle
+from tests.browser.conftest import close_pages, login
 from tests.factories import make_structure, make_user
 from tests.scoring.online_event_helpers import online_event, register_bots
 from tournaments.models import Entry, Event, EventStatus
@@ -59,9 +59,7 @@ def phone(browser, live):
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
-    context.close()
-    wait_for_the_server_idle()
-    _wait_for(lambda: not Presence.objects.filter(streams__gt=0).exists())
+    close_pages([context])
 
 
 @pytest.fixture

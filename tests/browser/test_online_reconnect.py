@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 
 from tables.online import live as online_live
 from tables.online import play as online_play
-from tables.online.models import Presence, TableHand
-from tests.browser.conftest import login, wait_for_the_server_idle
+from tables.online.models import TableHand
+from tests.browser.conftest import close_pages, login
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -45,13 +45,7 @@ def pages(browser, settings, monkeypatch):
         return page
 
     yield open_page
-    for context in contexts:
-        context.close()
-    wait_for_the_server_idle()
-    end = time.monotonic() + 20
-    while Presence.objects.filter(streams__gt=0).exists():
-        assert time.monotonic() < end, "the server never saw the streams end"
-        time.sleep(0.1)
+    close_pages(contexts)
 
 
 def _block(page, pattern):

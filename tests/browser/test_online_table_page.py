@@ -19,7 +19,7 @@ from tables.online import live as online_live
 from tables.online import play as online_play
 from tables.online import services as online_services
 from tables.online.models import Game, HandAction, OnlineSeat, Presence, TableHand
-from tests.browser.conftest import login, wait_for_the_server_idle
+from tests.browser.conftest import close_pages, login
 from tests.factories import make_user
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
 
@@ -61,10 +61,7 @@ def open_page(browser, settings, monkeypatch):
         return page
 
     yield open_page
-    for context in contexts:
-        context.close()
-    wait_for_the_server_idle()
-    _wait_for(lambda: not Presence.objects.filter(streams__gt=0).exists())
+    close_pages(contexts)
 
 
 def _streams_of(username):

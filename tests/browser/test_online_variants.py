@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import re
-import time
 
 import pytest
 from django.urls import reverse
@@ -15,8 +14,8 @@ from playwright.sync_api import expect
 from tables.engine import card_name
 from tables.online import live as online_live
 from tables.online import play as online_play
-from tables.online.models import Game, Presence, TableHand
-from tests.browser.conftest import login, wait_for_the_server_idle
+from tables.online.models import Game, TableHand
+from tests.browser.conftest import close_pages, login
 from tests.tables.online_helpers import make_table, seat_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,12 +32,7 @@ def stream(settings, monkeypatch):
     monkeypatch.setattr(online_live, "stream_tables_sync", follow)
     contexts = []
     yield contexts
-    for context in contexts:
-        context.close()
-    wait_for_the_server_idle()
-    deadline = time.monotonic() + 20
-    while Presence.objects.filter(streams__gt=0).exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
+    close_pages(contexts)
 
 
 def open_table(browser, live_server, table, username, contexts, *, phone=False):
