@@ -158,28 +158,52 @@ def play_hand(
     return costs
 
 
-def run(meter: Meter, tables: int) -> dict[str, dict[int, list[Cost]]]:
+def deep_table(floor: Any, name: str, prefix: str) -> tuple[Any, dict[int, Any]]:
+    """A table of six players at 1/2 with stacks of 10**8 (a hand of min-raises never runs a
+    stack out), and its players by id."""
     from django.contrib.auth.models import User
 
-    from tables.online import play as online_play
     from tables.online import services as online_services
-    from tables.online.models import TableHand
+
+    table = online_services.open_table(
+        actor=floor, name=name, seats=6, small_blind=1, big_blind=2, min_buy_in=1_000,
+        max_buy_in=10**8,
+    )  # fmt: skip
+    users = {}
+    for seat in range(1, 7):
+        user = User.objects.create_user(f"{prefix}-{seat}", password="x")  # noqa: S106
+        online_services.grant_chips(user=user, amount=10**8, actor=floor)
+        online_services.take_seat(table=table, user=user, buy_in=10**8, number=seat)
+        users[user.pk] = user
+    return table, users
+
+
+def fold_out(table: Any, users: dict[int, Any]) -> None:
+    """The running hand (if any) folded to its end, as its players would fold it; the next
+    deal waits for the benchmark, not for a pause."""
+    from tables.online import play as online_play
+    from tables.online.models import OnlineTable, TableHand
+
+    running = TableHand.objects.filter(table=table, is_over=False).first()
+    while running is not None and not running.is_over:
+        engine = online_play.engine_of(running)
+        online_play.act(
+            table=table, user=users[running.user_ids[engine.actor]], hand_id=running.pk,
+            sequence=running.sequence, action="fold",
+        )  # fmt: skip
+        running.refresh_from_db()
+    OnlineTable.objects.filter(pk=table.pk).update(next_hand_at=None)
+
+
+def run(meter: Meter, tables: int) -> dict[str, dict[int, list[Cost]]]:
+    from django.contrib.auth.models import User
 
     floor = User.objects.create_user("floor-bench", password="x", is_staff=True)  # noqa: S106
     designs = ("kept", "replay", "every language")
     results: dict[str, dict[int, list[Cost]]] = {design: {} for design in designs}
     background = dict.fromkeys(designs, 0.0)
     for number in range(tables):
-        table = online_services.open_table(
-            actor=floor, name=f"Bench {number}", seats=6, small_blind=1, big_blind=2,
-            min_buy_in=1_000, max_buy_in=10**8,
-        )  # fmt: skip
-        users = {}
-        for seat in range(1, 7):
-            user = User.objects.create_user(f"p{number}-{seat}", password="x")  # noqa: S106
-            online_services.grant_chips(user=user, amount=10**8, actor=floor)
-            online_services.take_seat(table=table, user=user, buy_in=10**8, number=seat)
-            users[user.pk] = user
+        table, users = deep_table(floor, f"Bench {number}", f"p{number}")
         for design in designs:
             start = meter.background_cpu()
             language = None if design == "every language" else "en"
@@ -187,17 +211,7 @@ def run(meter: Meter, tables: int) -> dict[str, dict[int, list[Cost]]]:
             background[design] += grown(start, meter.background_cpu())
             for sequence, cost in costs.items():
                 results[design].setdefault(sequence, []).append(cost)
-            running = TableHand.objects.get(table=table, is_over=False)
-            for _fold in range(5):
-                engine = online_play.engine_of(running)
-                online_play.act(
-                    table=table, user=users[running.user_ids[engine.actor]], hand_id=running.pk,
-                    sequence=running.sequence, action="fold",
-                )  # fmt: skip
-                running.refresh_from_db()
-                if running.is_over:
-                    break
-            online_services.OnlineTable.objects.filter(pk=table.pk).update(next_hand_at=None)
+            fold_out(table, users)
     meter.background_by_design = background
     return results
 
@@ -351,22 +365,14 @@ def post_parts(moves: int) -> tuple[float, Parts]:
     from django.urls import reverse
 
     from tables.online import play as online_play
-    from tables.online import services as online_services
     from tables.online.models import TableHand
 
     floor = User.objects.create_user("floor-parts", password="x", is_staff=True)  # noqa: S106
-    table = online_services.open_table(
-        actor=floor, name="Parts", seats=6, small_blind=1, big_blind=2, min_buy_in=1_000,
-        max_buy_in=10**8,
-    )  # fmt: skip
-    users, sessions = {}, {}
-    for seat in range(1, 7):
-        user = User.objects.create_user(f"parts-{seat}", password="x")  # noqa: S106
-        online_services.grant_chips(user=user, amount=10**8, actor=floor)
-        online_services.take_seat(table=table, user=user, buy_in=10**8, number=seat)
+    table, users = deep_table(floor, "Parts", "parts")
+    sessions = {}
+    for user in users.values():
         client = Client()
         client.force_login(user)
-        users[user.pk] = user
         sessions[user.pk] = client.cookies[settings.SESSION_COOKIE_NAME].value
     listen(table, users, "en")
     handler = WSGIHandler()
@@ -380,9 +386,8 @@ def post_parts(moves: int) -> tuple[float, Parts]:
         hand = online_play.deal_hand(table=table)
         assert hand is not None
         for _move in range(moves):
-            if hand.is_over or hand.sequence >= 100:  # a new hand before the stacks run short
-                TableHand.objects.filter(pk=hand.pk).update(is_over=True)
-                table.refresh_from_db()
+            if hand.is_over or hand.sequence >= 100:  # hands of a usual length, not one long one
+                fold_out(table, users)
                 hand = online_play.deal_hand(table=table)
                 assert hand is not None
             engine = online_play.engine_of(hand)
