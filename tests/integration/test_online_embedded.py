@@ -31,42 +31,43 @@ OPEN_TABLE = (
 )
 
 
-def finished_hands(database: Path, table_id: int) -> int:
+def _rows(database: Path, sql: str, *args: object) -> list[tuple]:
+    """A query on the embedded default's database, read-only beside its processes."""
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as connection:
-        row = connection.execute(
-            "select count(*) from tables_tablehand where table_id = ? and is_over", (table_id,)
-        ).fetchone()
-    return int(row[0])
+        return connection.execute(sql, args).fetchall()
+
+
+def finished_hands(database: Path, table_id: int) -> int:
+    sql = "select count(*) from tables_tablehand where table_id = ? and is_over"
+    return int(_rows(database, sql, table_id)[0][0])
 
 
 def broke_bots(database: Path, table_id: int) -> int:
     """House bots at the table with no chips left: a broke seat sits out (no rebuy for bots)."""
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as connection:
-        row = connection.execute(
-            "select count(*) from tables_onlineseat where table_id = ? and is_bot and stack = 0",
-            (table_id,),
-        ).fetchone()
-    return int(row[0])
+    sql = "select count(*) from tables_onlineseat where table_id = ? and is_bot and stack = 0"
+    return int(_rows(database, sql, table_id)[0][0])
 
 
 def table_state(database: Path, table_id: int) -> str:
     """The table, its hands and its seats as the database holds them (for a failure's
     message: why nothing was dealt)."""
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as connection:
-        table = connection.execute(
-            "select status, next_hand_at, hands_dealt from tables_onlinetable where id = ?",
-            (table_id,),
-        ).fetchone()
-        hands = connection.execute(
-            "select number, is_over, sequence, actor, deadline from tables_tablehand"
-            " where table_id = ? order by number",
-            (table_id,),
-        ).fetchall()
-        seats = connection.execute(
-            "select number, is_bot, stack, status from tables_onlineseat where table_id = ?"
-            " order by number",
-            (table_id,),
-        ).fetchall()
+    table = _rows(
+        database,
+        "select status, next_hand_at, hands_dealt from tables_onlinetable where id = ?",
+        table_id,
+    )
+    hands = _rows(
+        database,
+        "select number, is_over, sequence, actor, deadline from tables_tablehand"
+        " where table_id = ? order by number",
+        table_id,
+    )
+    seats = _rows(
+        database,
+        "select number, is_bot, stack, status from tables_onlineseat where table_id = ?"
+        " order by number",
+        table_id,
+    )
     return f"table (status, next hand at, dealt): {table}\nhands: {hands}\nseats: {seats}"
 
 
