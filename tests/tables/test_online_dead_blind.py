@@ -46,18 +46,28 @@ def _dead_small_blind_hand(game: str) -> TableHand:
     """An event's table of three bots whose last big blind's seat is empty (its player bust):
     the next hand has a dead small blind (R2.7), played to its end by the bots."""
     floor = make_user(username="flo", role="floor")
-    event = online_event(start_players=3, table_size=6)
-    event.structure.game = game
-    event.structure.save(update_fields=["game"])
-    register_bots(event, 3, floor)
-    now = timezone.now()
-    now = _run_until(event, now, lambda: TableHand.objects.filter(is_over=True).exists())
-    table = OnlineTable.objects.get(floor_table__event=event)
-    # Between hands: the last big blind sat in an empty seat (he bust and left it).
-    now = _run_until(
-        event, now, lambda: not TableHand.objects.filter(table=table, is_over=False).exists()
-    )
-    taken = sorted(table.players.values_list("number", flat=True))
+    for attempt in range(10):
+        event = online_event(name=f"Dead blind {attempt}", start_players=3, table_size=6)
+        event.structure.game = game
+        event.structure.save(update_fields=["game"])
+        register_bots(event, 3, floor)
+        now = timezone.now()
+        hands = TableHand.objects.filter(table__floor_table__event=event)
+        now = _run_until(event, now, lambda hands=hands: hands.filter(is_over=True).exists())
+        table = OnlineTable.objects.get(floor_table__event=event)
+        # Between hands: the last big blind sat in an empty seat (he bust and left it).
+        now = _run_until(
+            event,
+            now,
+            lambda table=table: not TableHand.objects.filter(table=table, is_over=False).exists(),
+        )
+        taken = sorted(table.players.values_list("number", flat=True))
+        if len(taken) == 3:
+            break
+        # A bot went broke in the first hand: two left play heads-up, where the small blind is
+        # never dead (the button posts it); a new event.
+    else:
+        raise AssertionError("every event lost a bot in its first hand")
     empty = next(s for s in range(1, table.seats + 1) if s not in taken)
     before = [s for s in taken if s < empty] or taken
     small = before[-1]
