@@ -200,6 +200,8 @@ def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
     chips = Timed(online_events, "check_chips")
     # A tick whose probe (``_work``) found something to do: its ``_direct`` is noted 1.
     direct = Timed(online_events, "_direct", note=lambda _event, _now, work: int(any(work)))
+    probe = Timed(online_events, "_work")
+    locks = Timed(online_events, "lock_table_ids")
     ticks: list[tuple[float, int]] = []  # each tick's seconds and the busts it recorded
     sweep_seconds = 0.0
     steps, left = 0, args.players
@@ -207,7 +209,7 @@ def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
     watchers = Watchers(args.watched)
     event_tables = OnlineTable.objects.filter(floor_table__event=event, status="open")
     begin = time.perf_counter()
-    with timing(record, balance, wake, chips, direct):
+    with timing(record, balance, wake, chips, direct, probe, locks):
         if profile:
             profile.enable()
         while left > args.until and time.perf_counter() - begin < args.max_seconds:
@@ -278,6 +280,9 @@ def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
         "balance_seconds": round(balance.total, 2),
         "wake_seconds": round(wake.total, 2),
         "check_chips_seconds": round(chips.total, 2),
+        "probe_seconds": round(probe.total, 2),
+        "lock_seconds": round(locks.total, 2),
+        "direct_seconds": round(direct.total, 2),
         "busts": len(per_bust),
         "left": in_play,
         "finished": event.status == EventStatus.FINISHED,
@@ -465,14 +470,16 @@ def render(report: dict[str, Any], command: str) -> str:
         )
     moves = ", ".join(f"{reason} {count}" for reason, count in mtt["moves"].items()) or "none"
     parts = ("record_seconds", "balance_seconds", "wake_seconds", "check_chips_seconds")
-    rest = mtt["director_seconds"] - sum(mtt[part] for part in parts)
+    rest = mtt["direct_seconds"] - sum(mtt[part] for part in parts) - mtt["lock_seconds"]
+    outside = mtt["director_seconds"] - mtt["direct_seconds"] - mtt["probe_seconds"]
     lines += [
         "",
         f"The director's {mtt['director_seconds']:,.1f} s: recording hands "
         f"{mtt['record_seconds']:,.1f} s, balancing {mtt['balance_seconds']:,.1f} s, waking "
         f"tables {mtt['wake_seconds']:,.1f} s, the chips check {mtt['check_chips_seconds']:,.1f}"
-        f" s, the rest (its queries, the lock) "
-        f"{rest:,.1f} s."
+        f" s, the tables locked {mtt['lock_seconds']:,.1f} s, the rest of its work "
+        f"{rest:,.1f} s; the probe {mtt['probe_seconds']:,.1f} s; the event's lock and the "
+        f"commit {outside:,.1f} s."
         f" Balancing: {mtt['plans']} plans carried out, moves by reason: {moves}; "
         f"tables broken: {mtt['tables_broken']}, open at the end: {mtt['open_tables']}. "
         f"Busts: {mtt['busts']:,}, places {'recorded, each once' if mtt['places_ok'] else 'WRONG'}"

@@ -446,12 +446,18 @@ def _settle(
     if sum(engine.stacks) != sum(hand.starting_stacks):
         raise RuntimeError(f"hand {hand.pk}: chips not conserved; nothing is settled")
     table = hand.table
+    tournament = table.floor_table_id is not None
     hand.is_over = True
     hand.ended_at = now
     hand.final_stacks = list(engine.stacks)
     hand.shown = shown_positions(engine)
-    hand.save(update_fields=[*TURN_FIELDS, "is_over", "ended_at", "final_stacks", "shown"])
-    tournament = table.floor_table_id is not None
+    if tournament:  # R5.6: a hand with nothing for the event's director is recorded now
+        hand.results_recorded = not online_tournament.waits_for_the_director(hand, engine.stacks)
+    hand.save(
+        update_fields=[
+            *TURN_FIELDS, "is_over", "ended_at", "final_stacks", "shown", "results_recorded"
+        ]
+    )
     for position, number in enumerate(hand.seat_numbers):
         seat = seats.get(number)
         if seat is None:
@@ -463,7 +469,8 @@ def _settle(
         seat.save(update_fields=["stack", "status", "time_bank", "hands_since_refill"])
     if tournament:
         # R5.6: a player with no chips is out now that the last pot is pushed; the event's
-        # director records the busts and balances the tables before the next deal.
+        # director records the busts and balances the tables before the next deal (the deal
+        # waits for it while the hand is not recorded).
         table.next_hand_at = now + _pause(engine)
         table.save(update_fields=["next_hand_at"])
         return

@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import Exists, F, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from tables import positions
-from tables.models import HandForHand, Seat, Table
+from tables.models import FloorStep, HandForHand, Seat, StepStatus, Table
 from tables.online.dealing import HandPlan
 from tables.online.models import (
     ChipChangeKind,
@@ -29,7 +29,7 @@ from tables.online.models import (
     SeatStatus,
     TableHand,
 )
-from tables.online.statements import event_row
+from tables.online.statements import Prepared, event_row
 from tournaments import structures
 from tournaments.models import Entry, Event
 
@@ -158,6 +158,39 @@ def hand_for_hand_number(table: OnlineTable) -> tuple[bool, int | None]:
         return False, None
     dealt = TableHand.objects.filter(table=table, hand_for_hand=open_hand.number).exists()
     return not dealt, open_hand.number
+
+
+def waits_for_the_director(hand: TableHand, final_stacks: Sequence[int]) -> bool:
+    """Whether a finished hand of an event's table waits for the event's director
+    (scoring.online_events) before the table deals again; the caller holds the table's lock.
+
+    It waits when the director has work between this hand and the next: somebody busted, whom
+    the director places (R5.6); a player the floor removed, who leaves now (R5.9); a balancing
+    plan that waits for tables between hands (TDA 11D) or a table that holds for one; a
+    hand-for-hand hand, which the other tables wait for (TDA RP-8). Any other hand (most of
+    them: nobody busts) is recorded as it ends, and the table deals its next hand after the
+    pause, as a cash table does: a director's tick for every hand cost as much as the hand's
+    own moves (bench/RESULTS.md, "Online tournament")."""
+    if not all(final_stacks) or hand.hand_for_hand is not None:
+        return True
+    row = _DIRECTOR_WORK.row(hand.table_id)
+    return row is None or any(row)
+
+
+# A finished hand's table: held, a player leaving, a plan pending in its event.
+_DIRECTOR_WORK = Prepared[OnlineTable](
+    lambda table_id: OnlineTable.objects.filter(pk=table_id)
+    .annotate(
+        leaving=Exists(OnlineSeat.objects.filter(table=OuterRef("pk"), leaving=True)),
+        plan=Exists(
+            FloorStep.objects.filter(
+                event=OuterRef("floor_table__event"), status=StepStatus.PENDING
+            )
+        ),
+    )
+    .values_list("hold", "leaving", "plan"),
+    int,
+)
 
 
 def may_deal(table: OnlineTable) -> bool:

@@ -117,7 +117,8 @@ def test_a_move_and_a_player_sitting_out_at_the_same_table_do_not_deadlock(monke
 
 def _finished_hand_with_a_bust(event) -> tuple[TableHand, datetime]:
     """Play the event's first hand, then let its last position have lost every chip to the
-    first (the stacks and the hand's result moved together: the event's chips still add up)."""
+    first (the stacks and the hand's result moved together: the event's chips still add up),
+    a hand the director records (R5.6)."""
     now = timezone.now() + timedelta(seconds=10)
     online_events.tick(event_id=event.pk, now=now)
     table = OnlineTable.objects.get(event=event)
@@ -131,7 +132,8 @@ def _finished_hand_with_a_bust(event) -> tuple[TableHand, datetime]:
     final[0] += final[-1]
     final[-1] = 0
     hand.final_stacks = final
-    hand.save(update_fields=["final_stacks"])
+    hand.results_recorded = False
+    hand.save(update_fields=["final_stacks", "results_recorded"])
     for position, number in enumerate(hand.seat_numbers):
         OnlineSeat.objects.filter(table=table, number=number).update(stack=final[position])
     return hand, now

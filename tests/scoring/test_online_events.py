@@ -269,6 +269,8 @@ def test_a_table_the_final_tables_plan_waits_for_holds_and_deals_nothing():
         assert not TableHand.objects.filter(table=waiting).exists()  # held: it dealt nothing
     else:
         raise AssertionError("the first table's hand did not end")
+    (ended,) = TableHand.objects.filter(table=playing)
+    assert not ended.results_recorded  # with a plan pending it waits for the director
     online_events.tick(event_id=event.pk, now=now + timedelta(seconds=0.2))
     assert not FloorStep.objects.filter(event=event, status=StepStatus.PENDING).exists()
     done = Move.objects.filter(step__event=event, step__status=StepStatus.DONE)
@@ -582,3 +584,101 @@ def test_an_online_event_is_won_as_a_live_one_is_through_the_same_service():
     assert not AuditEvent.objects.filter(event=event, action="event.finished").exists()
     assert AuditEvent.objects.filter(event=event, action="online.event_finished").count() == 1
     assert not OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN)
+
+
+def _three_at_one_table() -> tuple:
+    """A sit&go of three players (people: their moves are the test's) at one table, started,
+    no hand dealt yet."""
+    users = [make_user(username=name) for name in ("anna", "bert", "cleo")]
+    event = online_event(start_players=3, table_size=6)
+    for user in users:
+        online_events.register(event_id=event.pk, user=user)
+    now = timezone.now()
+    online_events.tick(event_id=event.pk, now=now)
+    table = OnlineTable.objects.get(floor_table__event=event)
+    return event, table, {user.pk: user for user in users}, now
+
+
+def _play_out(hand: TableHand, by_id: dict, now, moves) -> TableHand:
+    """Play ``hand`` to its end: ``moves(engine, user_id)`` names each actor's move."""
+    while not hand.is_over:
+        engine = online_play.engine_of(hand)
+        user_id = hand.user_ids[engine.actor]
+        online_play.act(
+            table=hand.table, user=by_id[user_id], hand_id=hand.pk, sequence=hand.sequence,
+            now=now, **moves(engine, user_id),
+        )  # fmt: skip
+        hand.refresh_from_db()
+    return hand
+
+
+def _fold(_engine, _user_id) -> dict:
+    return {"action": "fold", "amount": None}
+
+
+def test_r5_6_a_hand_nobody_busted_in_is_recorded_as_it_ends_and_the_table_deals_on_alone():
+    # R5.6: a hand that leaves every player chips places nobody and needs no plan, so it is
+    # recorded as it ends and the table deals its next hand after the pause, as a cash table
+    # does: no director's tick in between (bench/online_mtt.py: a tick cost as much as a hand).
+    event, table, by_id, now = _three_at_one_table()
+    hand = online_play.deal_hand(table=table, now=now)
+    assert hand is not None
+    hand = _play_out(hand, by_id, now, _fold)  # everyone folds to the big blind
+    assert all(hand.final_stacks) and hand.results_recorded
+    assert not online_events._work(event).hands  # nothing for the director
+    online_play.sweep(now=now + timedelta(seconds=30))  # no tick since the hand ended
+    assert TableHand.objects.filter(table=table, is_over=False, number=2).exists()
+
+
+def test_r5_6_a_hand_with_a_bust_waits_for_the_director_before_the_table_deals_again():
+    # R5.6: a bust is placed by the director, through the floor's service, before the next deal.
+    from tables.engine import parse_cards  # noqa: PLC0415
+    from tests.tables.online_helpers import stacked_deck  # noqa: PLC0415
+
+    event, table, by_id, now = _three_at_one_table()
+    deck = stacked_deck(["AsAh", "Kd2c", "Qc7d"], board="Jh9s4c8d5h")
+    hand = online_play.deal_hand(table=table, now=now, deck=deck)
+    assert hand is not None
+    engine = online_play.engine_of(hand)
+    kings = sorted(parse_cards("Kd2c"))
+    (folder,) = (hand.user_ids[p] for p in range(3) if sorted(engine.hole_cards[p]) == kings)
+
+    def queen_and_aces_all_in(engine, user_id) -> dict:
+        if user_id == folder:
+            return {"action": "fold", "amount": None}
+        if engine.max_raise_to() > engine.min_raise_to() or not engine.can_call():
+            return {"action": "raise", "amount": engine.max_raise_to()}
+        return {"action": "call", "amount": None}
+
+    hand = _play_out(hand, by_id, now, queen_and_aces_all_in)
+    assert sorted(hand.final_stacks).count(0) == 1  # the queen's player is out
+    assert not hand.results_recorded
+    later = now + timedelta(seconds=30)
+    online_play.sweep(now=later)
+    assert not TableHand.objects.filter(table=table, number=2).exists()  # it waits
+    online_events.tick(event_id=event.pk, now=later)  # the bust placed, the table woken
+    hand.refresh_from_db()
+    assert hand.results_recorded
+    assert Entry.objects.filter(event=event, place=3).count() == 1
+    online_play.sweep(now=later + timedelta(seconds=1))
+    assert TableHand.objects.filter(table=table, number=2, is_over=False).exists()
+
+
+def test_r5_9_a_hand_ended_with_a_player_the_floor_removed_waits_for_the_director():
+    # R5.9: the removed player places where he left once his hand is over: the director does
+    # that between hands, so the table does not deal on before it has.
+    floor = make_user(username="flo", role="floor")
+    event, table, by_id, now = _three_at_one_table()
+    hand = online_play.deal_hand(table=table, now=now)
+    assert hand is not None
+    leaver = OnlineSeat.objects.get(table=table, user_id=hand.user_ids[-1])
+    online_events.remove_player(event_id=event.pk, entry_id=leaver.entry_id, actor=floor)
+    hand.refresh_from_db()  # his hand folded where a bet was owed (R2.9)
+    hand = _play_out(hand, by_id, now, _fold)
+    assert all(hand.final_stacks) and not hand.results_recorded
+    later = now + timedelta(seconds=30)
+    online_play.sweep(now=later)
+    assert not TableHand.objects.filter(table=table, number=2).exists()
+    online_events.tick(event_id=event.pk, now=later)
+    assert Entry.objects.get(pk=leaver.entry_id).place == 3
+    assert not OnlineSeat.objects.filter(pk=leaver.pk).exists()
