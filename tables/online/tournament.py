@@ -18,7 +18,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from tables import positions
-from tables.models import FloorStep, HandForHand, Seat, StepStatus, Table
+from tables.models import FloorStep, HandForHand, Move, Seat, StepStatus, Table
 from tables.online.dealing import HandPlan
 from tables.online.models import (
     ChipChangeKind,
@@ -164,33 +164,50 @@ def waits_for_the_director(hand: TableHand, final_stacks: Sequence[int]) -> bool
     """Whether a finished hand of an event's table waits for the event's director
     (scoring.online_events) before the table deals again; the caller holds the table's lock.
 
-    It waits when the director has work between this hand and the next: somebody busted, whom
-    the director places (R5.6); a player the floor removed, who leaves now (R5.9); a balancing
-    plan that waits for tables between hands (TDA 11D) or a table that holds for one; a
-    hand-for-hand hand, which the other tables wait for (TDA RP-8). Any other hand (most of
-    them: nobody busts) is recorded as it ends, and the table deals its next hand after the
-    pause, as a cash table does: a director's tick for every hand cost as much as the hand's
-    own moves (bench/RESULTS.md, "Online tournament")."""
+    It waits when the director has work at this table between this hand and the next:
+    somebody busted, whom the director places (R5.6); a player the floor removed, who leaves
+    now (R5.9); a pending balancing plan that takes players from this table, breaks it or draws
+    the final table, which waits for its tables between hands (TDA 11D, RP-9: the tables the
+    director's ``_balance`` holds for), or a hold; a hand-for-hand hand, which the other tables
+    wait for (TDA RP-8). Any other hand (most of them: nobody busts) is recorded as it ends,
+    and the table deals its next hand after the pause, as a cash table does: a director's tick
+    for every hand cost about as much as the hand's own moves (bench/RESULTS.md, "Online
+    tournament")."""
     if not all(final_stacks) or hand.hand_for_hand is not None:
         return True
     row = _DIRECTOR_WORK.row(hand.table_id)
-    return row is None or any(row)
-
-
-# A finished hand's table: held, a player leaving, a plan pending in its event.
-_DIRECTOR_WORK = Prepared[OnlineTable](
-    lambda table_id: OnlineTable.objects.filter(pk=table_id)
-    .annotate(
-        leaving=Exists(OnlineSeat.objects.filter(table=OuterRef("pk"), leaving=True)),
-        plan=Exists(
-            FloorStep.objects.filter(
-                event=OuterRef("floor_table__event"), status=StepStatus.PENDING
-            )
-        ),
+    if row is None:
+        return True
+    number, hold, leaving, moving_from_here, plan = row
+    if hold or leaving or moving_from_here:
+        return True
+    return plan is not None and (
+        plan.get("final_table") is not None or number in plan.get("broken_tables", [])
     )
-    .values_list("hold", "leaving", "plan"),
-    int,
-)
+
+
+def _director_work(table_id: int) -> QuerySet[OnlineTable]:
+    pending = FloorStep.objects.filter(
+        event=OuterRef("floor_table__event"), status=StepStatus.PENDING
+    )
+    moves = Move.objects.filter(
+        step__event=OuterRef("floor_table__event"), step__status=StepStatus.PENDING,
+        from_table=OuterRef("floor_table"),
+    )  # fmt: skip
+    return (
+        OnlineTable.objects.filter(pk=table_id)
+        .annotate(
+            leaving=Exists(OnlineSeat.objects.filter(table=OuterRef("pk"), leaving=True)),
+            moving=Exists(moves),
+            plan=Subquery(pending.order_by("pk").values("data")[:1]),
+        )
+        .values_list("floor_table__number", "hold", "leaving", "moving", "plan")
+    )
+
+
+# A finished hand's table: its number, whether it holds, a player leaves, the event's pending
+# plan moves a player from it, and that plan's data (its broken tables, its final table).
+_DIRECTOR_WORK = Prepared[OnlineTable](_director_work, int)
 
 
 def may_deal(table: OnlineTable) -> bool:

@@ -682,3 +682,49 @@ def test_r5_9_a_hand_ended_with_a_player_the_floor_removed_waits_for_the_directo
     online_events.tick(event_id=event.pk, now=later)
     assert Entry.objects.get(pk=leaver.entry_id).place == 3
     assert not OnlineSeat.objects.filter(pk=leaver.pk).exists()
+
+
+def test_tda_11d_a_pending_plan_keeps_the_director_between_hands_only_at_the_tables_it_waits_for():
+    # TDA 11D: a plan waits for the tables it takes players from to be between hands, so a hand
+    # ending there waits for the director; a table the plan only fills, or one it leaves alone,
+    # deals on. A table it breaks, every table when it draws the final table (RP-9), and a
+    # table that holds wait too.
+    from tables.online.tournament import waits_for_the_director  # noqa: PLC0415
+
+    floor = make_user(username="flo", role="floor")
+    event, now = started_event(12, 4, floor)  # three tables of four
+    source, target, other = OnlineTable.objects.filter(event=event).order_by("pk")
+    hands = {}
+    for table in (source, target, other):
+        hand = online_play.deal_hand(table=table, now=now + timedelta(seconds=4))
+        assert hand is not None
+        hands[table.pk] = hand
+    chips = [1_000, 2_000, 3_000, 4_000]  # nobody busted
+
+    def waiting() -> dict[str, bool]:
+        names = {source.pk: "source", target.pk: "target", other.pk: "other"}
+        return {names[pk]: waits_for_the_director(hand, chips) for pk, hand in hands.items()}
+
+    assert waiting() == {"source": False, "target": False, "other": False}
+    step = FloorStep.objects.create(
+        event=event, kind=StepKind.PLAN, status=StepStatus.PENDING,
+        data={"broken_tables": [], "final_table": None},
+    )  # fmt: skip
+    seat = source.players.first()
+    assert seat is not None and source.floor_table is not None
+    Move.objects.create(
+        step=step, entry_id=seat.entry_id, from_table=source.floor_table, from_seat=seat.number,
+        to_table=target.floor_table, to_seat=5, reason="balance",
+    )  # fmt: skip
+    assert waiting() == {"source": True, "target": False, "other": False}
+    assert other.floor_table is not None
+    step.data = {"broken_tables": [other.floor_table.number], "final_table": None}
+    step.save(update_fields=["data"])
+    assert waiting() == {"source": True, "target": False, "other": True}
+    step.data = {"broken_tables": [], "final_table": 1}
+    step.save(update_fields=["data"])
+    assert waiting() == {"source": True, "target": True, "other": True}
+    step.delete()
+    OnlineTable.objects.filter(pk=other.pk).update(hold=True)
+    assert waiting() == {"source": False, "target": False, "other": True}
+    assert waits_for_the_director(hands[source.pk], [0, *chips[1:]])  # R5.6: a bust
