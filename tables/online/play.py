@@ -453,11 +453,8 @@ def _settle(
     hand.shown = shown_positions(engine)
     if tournament:  # R5.6: a hand with nothing for the event's director is recorded now
         hand.results_recorded = not online_tournament.waits_for_the_director(hand, engine.stacks)
-    hand.save(
-        update_fields=[
-            *TURN_FIELDS, "is_over", "ended_at", "final_stacks", "shown", "results_recorded"
-        ]
-    )
+    ended = ["is_over", "ended_at", "final_stacks", "shown", "results_recorded"]
+    hand.save(update_fields=[*TURN_FIELDS, *ended])
     for position, number in enumerate(hand.seat_numbers):
         seat = seats.get(number)
         if seat is None:
