@@ -198,9 +198,9 @@ def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
     balance = Timed(online_events, "_balance")
     wake = Timed(online_events, "_wake")
     chips = Timed(online_events, "check_chips")
-    # A tick whose probe (``_work``) found something to do: its ``_direct`` is noted 1.
+    # A tick whose probe (``_probe``) found something to do: its ``_direct`` is noted 1.
     direct = Timed(online_events, "_direct", note=lambda _event, _now, work: int(any(work)))
-    probe = Timed(online_events, "_work")
+    probe = Timed(online_events, "_probe")
     locks = Timed(online_events, "lock_table_ids")
     ticks: list[tuple[float, int]] = []  # each tick's seconds and the busts it recorded
     sweep_seconds = 0.0

@@ -186,7 +186,7 @@ def waits_for_the_director(hand: TableHand, final_stacks: Sequence[int]) -> bool
     )
 
 
-def _director_work(table_id: int) -> QuerySet[OnlineTable]:
+def _director_work(table_id: int) -> QuerySet[Any]:
     pending = FloorStep.objects.filter(
         event=OuterRef("floor_table__event"), status=StepStatus.PENDING
     )

@@ -106,27 +106,40 @@ def _event_state(event: Event) -> tuple:
 
 class TickShadow:
     """Checks the director's short cuts (scoring.online_events.Work) against the full tick: on
-    every tick, after the director did what its probe found (nothing, on an idle tick), the
-    full tick (every part, whatever the probe says) runs too and must change nothing. Counts
-    the idle ticks, the busy ones and the busy ones that skipped a part, so a test can see each
-    happened."""
+    every tick of a running event, after the director did what its probe found (nothing, on an
+    idle tick, which ends at the probe), the full tick (every part, whatever the probe says)
+    runs too and must change nothing. Counts the idle ticks, the busy ones and the busy ones
+    that skipped a part, so a test can see each happened."""
 
     def __init__(self, monkeypatch) -> None:
         self.idle = 0
         self.busy = 0
         self.skipped = 0
-        self._direct = online_events._direct
-        monkeypatch.setattr(online_events, "_direct", self._shadowed)
+        self._tick = online_events.tick
+        self._probe = online_events._probe
+        self._probed: tuple[bool, str, online_events.Work] | None = None
+        monkeypatch.setattr(online_events, "_probe", self._seen)
+        monkeypatch.setattr(online_events, "tick", self._shadowed)
 
-    def _shadowed(self, event: Event, now: datetime, work: online_events.Work) -> None:
+    def _seen(self, event_id: int) -> tuple[bool, str, online_events.Work] | None:
+        self._probed = self._probe(event_id)
+        return self._probed
+
+    def _shadowed(self, *, event_id: int, now: datetime | None = None) -> None:
+        now = now or timezone.now()
+        self._probed = None
+        self._tick(event_id=event_id, now=now)
+        if self._probed is None or self._probed[1] != EventStatus.RUNNING:
+            return
+        work = self._probed[2]
         if any(work):
             self.busy += 1
             self.skipped += not all(work)
         else:
             self.idle += 1
-        self._direct(event, now, work)
+        event = Event.objects.get(pk=event_id)
         before = _event_state(event)
-        self._direct(event, now, online_events.Work(*(True for _flag in work)))
+        online_events._locked_tick(event_id, now, online_events.Work(*(True for _flag in work)))
         assert _event_state(event) == before, f"the director skipped work ({work})"
 
 

@@ -151,3 +151,16 @@ def test_an_argument_that_is_not_a_parameter_is_refused():
     unused = Prepared[OnlineTable](lambda table_id: OnlineTable.objects.all(), int)
     with pytest.raises(ValueError, match=r"arguments \[0\] are not parameters"):
         unused.models(3)
+
+
+def test_the_directors_event_lock_reads_what_the_orm_reads():
+    from scoring.online_events import _EVENT  # noqa: PLC0415 - the director's own query
+    from tests.scoring.online_event_helpers import online_event  # noqa: PLC0415
+    from tournaments.models import Event  # noqa: PLC0415
+
+    event = online_event(start_players=3)
+    with transaction.atomic():
+        prepared = _EVENT.first(event.pk)
+        assert prepared is not None
+        assert_same(prepared, Event.objects.select_for_update(no_key=True).get(pk=event.pk))
+    assert _EVENT.first(event.pk + 1_000) is None
