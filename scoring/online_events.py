@@ -516,12 +516,13 @@ def check_chips(event: Event) -> None:
 
 
 class Work(NamedTuple):
-    """What a tick of a running event finds to do, read in one query without a table lock
-    (``_work``). Most ticks find nothing (the tables are in their hands): they end there, and
+    """What a tick of a running event finds to do, read in one query without any lock
+    (``_probe``). Most ticks find nothing (the tables are in their hands): they end there, and
     so cost one query, not the tick's locks and queries; a tick that finds something runs only
     the parts it names, and those its own changes call for."""
 
-    hands: bool  # a hand is over and its busts are not recorded
+    # a hand is over and waits for the director (tables.online.tournament.waits_for_the_director)
+    hands: bool
     leavers: bool  # a player the floor removed waits for his hand's end (R5.9)
     waiting: bool  # a late registration waits for a seat
     plan: bool  # a balancing plan is pending (TDA 11D)
