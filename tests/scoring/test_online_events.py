@@ -528,13 +528,7 @@ def test_r5_6_equal_stacks_out_in_the_same_hand_place_by_the_higher_card_in_hand
     from tables.engine import parse_cards  # noqa: PLC0415
     from tests.tables.online_helpers import stacked_deck  # noqa: PLC0415
 
-    users = [make_user(username=name) for name in ("anna", "bert", "cleo")]
-    event = online_event(start_players=3, table_size=6)
-    for user in users:
-        online_events.register(event_id=event.pk, user=user)
-    now = timezone.now()
-    online_events.tick(event_id=event.pk, now=now)
-    table = OnlineTable.objects.get(floor_table__event=event)
+    event, table, by_id, now = _three_at_one_table()
     assert not TableHand.objects.filter(table=table).exists()
     deck = stacked_deck(["AsAh", "Kd2c", "Qc7d"], board="Jh9s4c8d5h")
     hand = online_play.deal_hand(table=table, now=now, deck=deck)
@@ -547,17 +541,7 @@ def test_r5_6_equal_stacks_out_in_the_same_hand_place_by_the_higher_card_in_hand
         if sorted(engine.hole_cards[position]) == sorted(parse_cards(cards))
     }
     assert len(holder) == 3
-    by_id = {user.pk: user for user in users}
-    while not hand.is_over:  # everyone all in: the aces take every chip
-        engine = online_play.engine_of(hand)
-        move = {"action": "raise", "amount": engine.max_raise_to()}
-        if engine.max_raise_to() <= engine.min_raise_to() and engine.can_call():
-            move = {"action": "call", "amount": None}
-        online_play.act(
-            table=table, user=by_id[hand.user_ids[engine.actor]], hand_id=hand.pk,
-            sequence=hand.sequence, now=now, **move,
-        )  # fmt: skip
-        hand.refresh_from_db()
+    hand = _play_out(hand, by_id, now, _all_in)  # everyone all in: the aces take every chip
     assert sorted(hand.final_stacks) == [0, 0, 9_000]
     online_events.tick(event_id=event.pk, now=now + timedelta(seconds=1))
     place = {
@@ -616,6 +600,12 @@ def _fold(_engine, _user_id) -> dict:
     return {"action": "fold", "amount": None}
 
 
+def _all_in(engine, _user_id) -> dict:
+    if engine.max_raise_to() <= engine.min_raise_to() and engine.can_call():
+        return {"action": "call", "amount": None}
+    return {"action": "raise", "amount": engine.max_raise_to()}
+
+
 def test_r5_6_a_hand_nobody_busted_in_is_recorded_as_it_ends_and_the_table_deals_on_alone():
     # R5.6: a hand that leaves every player chips places nobody and needs no plan, so it is
     # recorded as it ends and the table deals its next hand after the pause, as a cash table
@@ -644,11 +634,7 @@ def test_r5_6_a_hand_with_a_bust_waits_for_the_director_before_the_table_deals_a
     (folder,) = (hand.user_ids[p] for p in range(3) if sorted(engine.hole_cards[p]) == kings)
 
     def queen_and_aces_all_in(engine, user_id) -> dict:
-        if user_id == folder:
-            return {"action": "fold", "amount": None}
-        if engine.max_raise_to() > engine.min_raise_to() or not engine.can_call():
-            return {"action": "raise", "amount": engine.max_raise_to()}
-        return {"action": "call", "amount": None}
+        return _fold(engine, user_id) if user_id == folder else _all_in(engine, user_id)
 
     hand = _play_out(hand, by_id, now, queen_and_aces_all_in)
     assert sorted(hand.final_stacks).count(0) == 1  # the queen's player is out
