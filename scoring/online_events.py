@@ -351,8 +351,9 @@ def _busy_tables(event: Event) -> set[int]:
 
 
 def _balance(event: Event, now: datetime) -> bool:
-    """Carry out the floor's pending plan once every table it moves players from is between
-    hands; those tables hold until then (TDA 11D), the others play on. Whether a table may now
+    """Carry out the floor's pending plan once every table it holds
+    (``online_tournament.tables_a_plan_holds``) is between hands; those tables hold until then
+    (TDA 11D), the others play on. Whether a table may now
     deal that could not before (the plan was carried out, or a hold ended)."""
     step = FloorStep.objects.filter(event=event, status=StepStatus.PENDING).first()
     if not _moves_anyone(step):
@@ -367,14 +368,14 @@ def _balance(event: Event, now: datetime) -> bool:
             if not _moves_anyone(step):
                 return _release(event)
         assert step is not None  # noqa: S101 - _moves_anyone said so
-        moving = set(step.moves.values_list("from_table__number", flat=True))
-        moving |= set(step.data.get("broken_tables", []))
-        if step.data.get("final_table") is not None:
-            moving = set(tables)  # TDA RP-9: every table waits for the final table's draw
+        moving = online_tournament.tables_a_plan_holds(
+            step.data, moves_anyone=True, numbers=tables,
+            moves_from=step.moves.values_list("from_table__number", flat=True),
+        )  # fmt: skip
         if moving & busy:
-            return _hold(tables.values(), {tables[n].pk for n in moving - busy if n in tables})
+            return _hold(tables.values(), {tables[n].pk for n in moving - busy})
     assert step is not None  # noqa: S101 - the loop returned otherwise
-    if not _between_hands([tables[n].pk for n in moving if n in tables]):
+    if not _between_hands([tables[n].pk for n in moving]):
         return False  # a table dealt meanwhile: the plan waits for its hand (the next tick)
     moves = list(step.moves.select_related("entry__player__user", "to_table"))
     old = {s.entry_id: s for s in OnlineSeat.objects.filter(entry__in=[m.entry for m in moves])}
@@ -560,12 +561,6 @@ def _probe(event_id: int) -> tuple[bool, str, Work] | None:
         return None
     online, status, *flags = row
     return bool(online), str(status), Work(*(bool(flag) for flag in flags))
-
-
-def _work(event: Event) -> Work:
-    probed = _probe(event.pk)
-    assert probed is not None  # noqa: S101 - the caller read the event
-    return probed[2]
 
 
 # FOR NO KEY UPDATE, as every event lock: the tables' rows point at the event, and their

@@ -10,7 +10,7 @@ busts, balancing) is scoring.online_events.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,30 +160,52 @@ def hand_for_hand_number(table: OnlineTable) -> tuple[bool, int | None]:
     return not dealt, open_hand.number
 
 
+def tables_a_plan_holds(
+    data: Mapping[str, Any], *, moves_anyone: bool, moves_from: Iterable[int],
+    numbers: Iterable[int],
+) -> set[int]:  # fmt: skip
+    """The tables of ``numbers`` that an event's pending plan (its ``data``) waits for between
+    hands (TDA 11D): the tables it takes players from (``moves_from``) and the tables it
+    breaks; every table when it draws the final table (TDA RP-9). None when it moves nobody
+    and breaks nothing: such a plan has nothing to carry out. The director's ``_balance``
+    holds these tables, and a hand that ends at one of them waits for the director
+    (``waits_for_the_director``): one rule for both."""
+    broken = set(data.get("broken_tables", []))
+    if not moves_anyone and not broken:
+        return set()
+    numbers = set(numbers)
+    if data.get("final_table") is not None:
+        return numbers
+    return (set(moves_from) | broken) & numbers
+
+
 def waits_for_the_director(hand: TableHand, final_stacks: Sequence[int]) -> bool:
     """Whether a finished hand of an event's table waits for the event's director
     (scoring.online_events) before the table deals again; the caller holds the table's lock.
 
     It waits when the director has work at this table between this hand and the next:
     somebody busted, whom the director places (R5.6); a player the floor removed, who leaves
-    now (R5.9); a pending balancing plan that takes players from this table, breaks it or draws
-    the final table, which waits for its tables between hands (TDA 11D, RP-9: the tables the
-    director's ``_balance`` holds for), or a hold; a hand-for-hand hand, which the other tables
-    wait for (TDA RP-8). Any other hand (most of them: nobody busts) is recorded as it ends,
-    and the table deals its next hand after the pause, as a cash table does: a director's tick
-    for every hand cost about as much as the hand's own moves (bench/RESULTS.md, "Online
-    tournament")."""
+    now (R5.9); a pending balancing plan that holds this table (``tables_a_plan_holds``: it
+    takes players from it, breaks it or draws the final table, TDA 11D, RP-9), or a hold; a
+    hand-for-hand hand, which the other tables wait for (TDA RP-8). Any other hand (most of
+    them: nobody busts) is recorded as it ends, and the table deals its next hand after the
+    pause, as a cash table does: a director's tick for every hand cost about as much as the
+    hand's own moves (bench/RESULTS.md, "Online tournament")."""
     if not all(final_stacks) or hand.hand_for_hand is not None:
         return True
     row = _DIRECTOR_WORK.row(hand.table_id)
     if row is None:
         return True
-    number, hold, leaving, moving_from_here, plan = row
-    if hold or leaving or moving_from_here:
+    number, hold, leaving, moves_from_here, moves_anyone, plan = row
+    if hold or leaving:
         return True
-    return plan is not None and (
-        plan.get("final_table") is not None or number in plan.get("broken_tables", [])
-    )
+    if plan is None:
+        return False
+    holds = tables_a_plan_holds(
+        plan, moves_anyone=moves_anyone, moves_from=[number] if moves_from_here else [],
+        numbers=[number],
+    )  # fmt: skip
+    return bool(holds)
 
 
 def _director_work(table_id: int) -> QuerySet[Any]:
@@ -191,22 +213,25 @@ def _director_work(table_id: int) -> QuerySet[Any]:
         event=OuterRef("floor_table__event"), status=StepStatus.PENDING
     )
     moves = Move.objects.filter(
-        step__event=OuterRef("floor_table__event"), step__status=StepStatus.PENDING,
-        from_table=OuterRef("floor_table"),
-    )  # fmt: skip
+        step__event=OuterRef("floor_table__event"), step__status=StepStatus.PENDING
+    )
     return (
         OnlineTable.objects.filter(pk=table_id)
         .annotate(
             leaving=Exists(OnlineSeat.objects.filter(table=OuterRef("pk"), leaving=True)),
-            moving=Exists(moves),
+            moves_from_here=Exists(moves.filter(from_table=OuterRef("floor_table"))),
+            moves_anyone=Exists(moves),
             plan=Subquery(pending.order_by("pk").values("data")[:1]),
         )
-        .values_list("floor_table__number", "hold", "leaving", "moving", "plan")
+        .values_list(
+            "floor_table__number", "hold", "leaving", "moves_from_here", "moves_anyone", "plan"
+        )
     )
 
 
 # A finished hand's table: its number, whether it holds, a player leaves, the event's pending
-# plan moves a player from it, and that plan's data (its broken tables, its final table).
+# plan moves a player from it or from any table, and that plan's data (its broken tables, its
+# final table).
 _DIRECTOR_WORK = Prepared[OnlineTable](_director_work, int)
 
 

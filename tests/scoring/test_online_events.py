@@ -292,7 +292,7 @@ def test_a_tick_whose_only_work_is_a_table_to_deal_wakes_it_and_runs_no_other_pa
     asleep, other = OnlineTable.objects.filter(event=event).order_by("pk")
     OnlineTable.objects.filter(pk=asleep.pk).update(next_hand_at=None)
     nothing = online_events.Work(*(False for _flag in online_events.Work._fields))
-    assert online_events._work(event) == nothing._replace(to_deal=True)
+    assert _work(event) == nothing._replace(to_deal=True)
 
     def not_called(*args, **kwargs):
         raise AssertionError("a part the probe did not name ran")
@@ -304,7 +304,7 @@ def test_a_tick_whose_only_work_is_a_table_to_deal_wakes_it_and_runs_no_other_pa
     asleep.refresh_from_db()
     assert asleep.next_hand_at == later and not asleep.hold
     assert OnlineTable.objects.get(pk=other.pk).next_hand_at == other.next_hand_at  # untouched
-    assert online_events._work(event) == nothing  # the next tick is idle
+    assert _work(event) == nothing  # the next tick is idle
     online_play.sweep(now=later)
     assert TableHand.objects.filter(table=asleep, is_over=False).exists()
 
@@ -317,7 +317,7 @@ def test_a_held_table_or_one_with_a_hand_in_play_is_not_a_table_to_deal():
     held, playing = OnlineTable.objects.filter(event=event).order_by("pk")
     OnlineTable.objects.filter(pk=held.pk).update(next_hand_at=None, hold=True)
     assert online_play.deal_hand(table=playing, now=now + timedelta(seconds=4)) is not None
-    work = online_events._work(event)
+    work = _work(event)
     assert work.held and not work.to_deal
 
 
@@ -570,6 +570,13 @@ def test_an_online_event_is_won_as_a_live_one_is_through_the_same_service():
     assert not OnlineTable.objects.filter(floor_table__event=event, status=TableStatus.OPEN)
 
 
+def _work(event) -> online_events.Work:
+    """What the director's probe finds to do at the event (its lock-free first query)."""
+    probed = online_events._probe(event.pk)
+    assert probed is not None
+    return probed[2]
+
+
 def _three_at_one_table() -> tuple:
     """A sit&go of three players (people: their moves are the test's) at one table, started,
     no hand dealt yet."""
@@ -615,7 +622,7 @@ def test_r5_6_a_hand_nobody_busted_in_is_recorded_as_it_ends_and_the_table_deals
     assert hand is not None
     hand = _play_out(hand, by_id, now, _fold)  # everyone folds to the big blind
     assert all(hand.final_stacks) and hand.results_recorded
-    assert not online_events._work(event).hands  # nothing for the director
+    assert not _work(event).hands  # nothing for the director
     online_play.sweep(now=now + timedelta(seconds=30))  # no tick since the hand ended
     assert TableHand.objects.filter(table=table, is_over=False, number=2).exists()
 

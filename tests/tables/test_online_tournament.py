@@ -1,9 +1,10 @@
 """The deal at an online event's table (tables/online_tournament.py): the dead button (R2.7),
-heads-up (R2.8), everyone with chips dealt in (R2.9) and moved players who wait (TDA 10B)."""
+heads-up (R2.8), everyone with chips dealt in (R2.9), moved players who wait (TDA 10B) and
+the tables a balancing plan holds (TDA 11D, RP-9)."""
 
 from __future__ import annotations
 
-from tables.online.tournament import plan_tournament_hand
+from tables.online.tournament import plan_tournament_hand, tables_a_plan_holds
 from tables.positions import TableState
 
 
@@ -71,3 +72,35 @@ def test_a_player_moved_in_between_the_small_blind_and_the_button_waits():
 
 def test_fewer_than_two_with_chips_deal_nothing():
     assert plan_tournament_hand(state=state([1, 3], button=1, small=1, big=3), ready=[1]) is None
+
+
+def test_tda_11d_a_plan_holds_the_tables_it_takes_players_from_and_the_tables_it_breaks():
+    # TDA 11D: a balancing plan waits, between hands, for the tables it takes players from and
+    # the tables it breaks; the tables it fills and the others play on.
+    numbers = [1, 2, 3, 4]
+    plan = {"broken_tables": [4]}
+    held = tables_a_plan_holds(plan, moves_anyone=True, moves_from=[1, 4], numbers=numbers)
+    assert held == {1, 4}
+    assert tables_a_plan_holds({}, moves_anyone=True, moves_from=[2], numbers=numbers) == {2}
+    # The hand's end asks for its own table only (waits_for_the_director).
+    assert tables_a_plan_holds(plan, moves_anyone=True, moves_from=[], numbers=[3]) == set()
+    assert tables_a_plan_holds(plan, moves_anyone=True, moves_from=[], numbers=[4]) == {4}
+
+
+def test_tda_rp_9_a_final_tables_draw_holds_every_table_and_a_plan_that_moves_nobody_none():
+    # TDA RP-9: the final table is drawn when every table is between hands.
+    final = {"final_table": 1, "broken_tables": [2, 3]}
+    assert tables_a_plan_holds(final, moves_anyone=True, moves_from=[2, 3], numbers=[1, 2, 3]) == {
+        1,
+        2,
+        3,
+    }
+    assert tables_a_plan_holds(
+        {"final_table": 1}, moves_anyone=True, moves_from=[], numbers=[1]
+    ) == {1}
+    # A plan with nothing to carry out (no move, no table broken) holds no table, whatever
+    # it names: the director releases every hold (scoring.online_events._balance).
+    assert (
+        tables_a_plan_holds({"final_table": 1}, moves_anyone=False, moves_from=[], numbers=[1, 2])
+        == set()
+    )
