@@ -155,3 +155,107 @@ def test_the_director_recording_a_bust_and_the_sweeper_dealing_do_not_deadlock(m
     hand.refresh_from_db()
     assert hand.results_recorded
     assert OnlineSeat.objects.filter(table=table).count() == 2
+
+
+def _plan_race_tables(event) -> tuple[OnlineTable, OnlineTable, TableHand, datetime]:
+    """Eleven house bots at two tables (six and five). The five's first hand is over with a
+    bust the director has yet to place (so it plans to move a player from the six, TDA 11D:
+    six against four); the six's first hand waits for its last fold. Nobody moves by himself:
+    the test plays every move."""
+    from django.contrib.auth.models import User  # noqa: PLC0415
+
+    now = timezone.now() + timedelta(seconds=10)
+    online_events.tick(event_id=event.pk, now=now)
+    tables = list(OnlineTable.objects.filter(event=event).order_by("pk"))
+    big, small = sorted(tables, key=lambda t: -OnlineSeat.objects.filter(table=t).count())
+    assert OnlineSeat.objects.filter(table=big).count() == 6
+    hands = {}
+    for table in (small, big):
+        hand = online_play.deal_hand(table=table, now=now)
+        assert hand is not None
+        hands[table.pk] = hand
+    users = User.objects.in_bulk(hands[big.pk].user_ids + hands[small.pk].user_ids)
+
+    def fold(hand: TableHand, *, until_two_left: bool) -> TableHand:
+        while not hand.is_over:
+            engine = online_play.engine_of(hand)
+            if until_two_left and engine.folded.count(False) == 2:
+                return hand
+            online_play.act(
+                table=hand.table, user=users[hand.user_ids[engine.actor]], hand_id=hand.pk,
+                sequence=hand.sequence, action="fold", now=now,
+            )  # fmt: skip
+            hand.refresh_from_db()
+        return hand
+
+    done = fold(hands[small.pk], until_two_left=False)
+    final = list(done.final_stacks)
+    final[0] += final[-1]  # the last position lost every chip to the first: chips still add up
+    final[-1] = 0
+    done.final_stacks = final
+    done.results_recorded = False
+    done.save(update_fields=["final_stacks", "results_recorded"])
+    for position, number in enumerate(done.seat_numbers):
+        OnlineSeat.objects.filter(table=small, number=number).update(stack=final[position])
+    return big, small, fold(hands[big.pk], until_two_left=True), now
+
+
+def _last_fold(hand: TableHand, now: datetime) -> Callable[[], Any]:
+    from django.contrib.auth.models import User  # noqa: PLC0415
+
+    engine = online_play.engine_of(hand)
+    actor = User.objects.get(pk=hand.user_ids[engine.actor])
+    return lambda: online_play.act(
+        table=hand.table, user=actor, hand_id=hand.pk, sequence=hand.sequence, action="fold",
+        now=now,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("first", ["director", "hand"])
+def test_tda_11d_a_plan_made_while_a_hand_ends_at_its_table_is_carried_out_between_hands(
+    monkeypatch, first
+):
+    # TDA 11D: the director's bust at the small table makes a plan that takes a player from the
+    # big one, while the big table's hand ends. Whichever holds the big table's lock first,
+    # the plan is carried out between that table's hands, never during one: the director
+    # plans with every table locked, and the hand's end reads the pending plan under its
+    # table's lock (waits_for_the_director), so it either sees the plan and waits for the
+    # director, or ends first and the director finds the table between hands.
+    from tables.models import FloorStep, Move, StepStatus  # noqa: PLC0415
+
+    event = online_event(start_players=11, table_size=6)
+    register_bots(event, 11, make_user(username="floor", role="floor"))
+    big, small, hand, now = _plan_race_tables(event)
+    race = Race()
+    director = lambda: online_events.tick(event_id=event.pk, now=now)  # noqa: E731
+    if first == "director":
+        # The director stops once it has placed the bust and made the plan, every table locked.
+        monkeypatch.setattr(online_events, "_balance", race.pausing(online_events._balance))
+        race.run(director, _last_fold(hand, now))
+    else:
+        # The hand's end stops under its table's lock, before it reads the pending plan.
+        real = online_play.online_tournament.waits_for_the_director
+        monkeypatch.setattr(
+            online_play.online_tournament, "waits_for_the_director", race.pausing(real)
+        )
+        race.run(_last_fold(hand, now), director)
+    assert race.errors == {}
+    hand.refresh_from_db()
+    assert hand.is_over and all(hand.final_stacks)  # the last fold ended it, nobody busted
+    moves = Move.objects.filter(step__event=event, from_table=big.floor_table)
+    if first == "director":
+        # The plan came first: the hand saw it and waits for the director, who moves the
+        # player at the next tick, the big table between hands (no deal came in between).
+        assert not hand.results_recorded
+        assert moves.filter(step__status=StepStatus.PENDING).exists()
+        online_play.sweep(now=now + timedelta(seconds=30))
+        assert not TableHand.objects.filter(table=big, number=2).exists()
+        online_events.tick(event_id=event.pk, now=now + timedelta(seconds=30))
+        hand.refresh_from_db()
+        assert hand.results_recorded
+    # Either way the plan is carried out now and the tables sit five and five.
+    assert not FloorStep.objects.filter(event=event, status=StepStatus.PENDING).exists()
+    assert moves.filter(step__status=StepStatus.DONE).count() == 1
+    assert OnlineSeat.objects.filter(table=big).count() == 5
+    assert OnlineSeat.objects.filter(table=small).count() == 5
+    online_events.check_chips(event)  # every chip accounted for
