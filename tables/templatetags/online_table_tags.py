@@ -1,10 +1,11 @@
 """The online table's parts, drawn after every move (tables.online.broadcast): the private
-part's forms' addresses reversed once per process, not on each draw, and a card drawn once for
-what it shows."""
+part's forms' addresses reversed once per process, not on each draw, and a card and a pot
+drawn once for what they show."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from django import template
@@ -55,4 +56,39 @@ def _card(code: str, highlight: bool, down: bool, language: str) -> SafeString:
     return format_html(
         '<span class="{}" data-card="{}"{}>{}<i>{}</i></span>',
         classes, code, title, "10" if rank == "T" else rank, SUITS.get(suit, "♣"),
+    )  # fmt: skip
+
+
+@register.simple_tag
+def card_backs(count: int) -> SafeString:
+    """The backs of the cards a player holds face down, as everyone else sees them."""
+    return SafeString('<span class="pcard back"></span>' * int(count))
+
+
+# -- a pot, drawn once -------------------------------------------------------------------------
+
+
+@register.simple_tag
+def pot(pot: Any, pots: Sequence[Any]) -> SafeString:
+    """A pot in the middle or in the hand's results (tables.online.table_pots.PotView): its
+    name (the main pot, a side pot, the swap fees of Draw Hold'em, R7.9) and its chips; drawn
+    once for what it shows, as a card is."""
+    many = len(pots) > 1
+    return _pot(pot.kind, pot.number, pot.amount, many, translation.get_language() or "")
+
+
+@functools.lru_cache(maxsize=4_096)
+def _pot(kind: str, number: int, amount: int, many: bool, language: str) -> SafeString:
+    with translation.override(language or None):
+        if kind == "fees":
+            name = _("Swap fees for the best hand")
+        elif kind == "side":
+            name = _("Side pot %(number)s") % {"number": number}
+        else:
+            name = _("Main pot") if many else _("Pot")
+    testid = f"pot-{kind}-{number}" if number else f"pot-{kind}"
+    return format_html(
+        '<span class="pot pot-{}" data-testid="{}"><span class="pot-name">{}</span> '
+        '<b class="pot-chips">{}</b></span>\n',  # a space between two pots, as a line's end
+        kind, testid, name, amount,
     )  # fmt: skip
