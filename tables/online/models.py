@@ -346,6 +346,17 @@ class TableHand(models.Model):
                 fields=["table"], condition=Q(is_over=False), name="table_hand_one_running"
             ),
         ]
+        indexes = [
+            # An online event's hands still to be recorded (or in play): a handful at any
+            # moment, where a table's hands grow all night. The director's probe asks for them
+            # at every tick (scoring.online_events, Work.hands) and a table before it deals
+            # (tables.online.tournament.may_deal); through the table's index it read every
+            # hand of every table, 10 ms a tick at 112 tables near the end of a 1,000-player
+            # event (bench/RESULTS.md, "Issue 17, ninth pass").
+            models.Index(
+                fields=["table"], condition=Q(results_recorded=False), name="table_hand_unrecorded"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} #{self.number}"
