@@ -25,7 +25,7 @@ def _plan(sql: str, params: tuple) -> str:
         return "\n".join(row[0] for row in cursor.fetchall())
 
 
-def test_the_directors_probe_and_a_tables_deal_find_unrecorded_hands_by_their_own_index():
+def test_the_probe_a_deal_and_the_busy_tables_find_unrecorded_hands_by_their_own_index():
     floor = make_user(username="flo", role="floor")
     event, now = started_event(12, 6, floor)
     table = OnlineTable.objects.filter(event=event).first()
@@ -49,3 +49,8 @@ def test_the_directors_probe_and_a_tables_deal_find_unrecorded_hands_by_their_ow
     unrecorded = TableHand.objects.filter(table=table, results_recorded=False)
     assert "table_hand_unrecorded" in _plan(*unrecorded.query.sql_with_params())
     assert not may_deal(table)  # its hand is in play
+    # A table in its hand is busy (the director's balancing waits for it, TDA 11D): found by
+    # the same index, as an event's hand is dealt unrecorded.
+    assert online_events._busy_tables(event) == {table.floor_table.number}
+    busy = TableHand.objects.filter(online_events.BUSY, table__floor_table__event=event)
+    assert "table_hand_unrecorded" in _plan(*busy.query.sql_with_params())
