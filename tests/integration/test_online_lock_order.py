@@ -128,6 +128,14 @@ def _finished_hand_with_a_bust(event) -> tuple[TableHand, datetime]:
             break
         now += timedelta(seconds=5)
     hand = TableHand.objects.get(table=table, is_over=True)
+    _bust_the_last_position(hand)
+    return hand, now
+
+
+def _bust_the_last_position(hand: TableHand) -> None:
+    """Let the finished hand's last position have lost every chip to the first (the stacks
+    and the hand's result moved together: the event's chips still add up), unrecorded: a hand
+    the director records (R5.6)."""
     final = list(hand.final_stacks)
     final[0] += final[-1]
     final[-1] = 0
@@ -135,8 +143,7 @@ def _finished_hand_with_a_bust(event) -> tuple[TableHand, datetime]:
     hand.results_recorded = False
     hand.save(update_fields=["final_stacks", "results_recorded"])
     for position, number in enumerate(hand.seat_numbers):
-        OnlineSeat.objects.filter(table=table, number=number).update(stack=final[position])
-    return hand, now
+        OnlineSeat.objects.filter(table=hand.table, number=number).update(stack=final[position])
 
 
 def test_the_director_recording_a_bust_and_the_sweeper_dealing_do_not_deadlock(monkeypatch):
@@ -188,15 +195,7 @@ def _plan_race_tables(event) -> tuple[OnlineTable, OnlineTable, TableHand, datet
             hand.refresh_from_db()
         return hand
 
-    done = fold(hands[small.pk], until_two_left=False)
-    final = list(done.final_stacks)
-    final[0] += final[-1]  # the last position lost every chip to the first: chips still add up
-    final[-1] = 0
-    done.final_stacks = final
-    done.results_recorded = False
-    done.save(update_fields=["final_stacks", "results_recorded"])
-    for position, number in enumerate(done.seat_numbers):
-        OnlineSeat.objects.filter(table=small, number=number).update(stack=final[position])
+    _bust_the_last_position(fold(hands[small.pk], until_two_left=False))
     return big, small, fold(hands[big.pk], until_two_left=True), now
 
 
