@@ -106,3 +106,18 @@ def test_a_hand_won_without_a_showdown_shows_no_equity():
     html = _public(table)
     assert 'data-testid="table-equity"' not in html
     assert 'data-card="Ks"' not in html  # the winner's cards were never shown
+
+
+def test_the_german_table_writes_the_figures_with_a_decimal_comma():
+    # The public table draws chips as plain integers, unlocalised, but the equity's
+    # percentages stay localised: a German page reads 81,3 %, not 81.3 %.
+    table = make_table()
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
+    _all_in(table, [alice, bob, carol])
+    _act(table, carol, "call")
+    snapshot = build_snapshot(table.pk)
+    assert snapshot is not None
+    html = broadcast.public_message(snapshot)["html"]
+    win, _tie = _figure(str(html["en"]), 3, 1)
+    german = f"{NAMES[1]} gewinnt {str(win).replace('.', ',')}%"
+    assert f'data-testid="equity-3-seat-1">{german}' in str(html["de"])
