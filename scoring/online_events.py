@@ -59,10 +59,7 @@ logger = logging.getLogger(__name__)
 START_PAUSE = timedelta(seconds=3)  # the tables appear, then the first hand is dealt
 WAITING_STATUSES = (EntryStatus.REGISTERED, EntryStatus.CHECKED_IN)
 UNRECORDED = Q(is_over=True, results_recorded=False)  # a hand over, its busts not recorded yet
-# A table's hand in play, or UNRECORDED: an event's hand is dealt unrecorded (tables.online.play,
-# deal_hand) and recorded only once over, so one condition says both, and the hands' partial
-# index on it (table_hand_unrecorded) finds them without reading the night's hands.
-BUSY = Q(results_recorded=False)
+BUSY = online_tournament.BUSY  # a table's hand in play, or UNRECORDED
 
 
 class OnlineEventError(FloorError):

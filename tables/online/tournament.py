@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from tables import positions
@@ -235,11 +235,18 @@ def _director_work(table_id: int) -> QuerySet[Any]:
 _DIRECTOR_WORK = Prepared[OnlineTable](_director_work, int)
 
 
+# An event's hand in play, or over and not recorded yet: a hand is dealt unrecorded
+# (tables.online.play, deal_hand) and recorded only once over, so one condition says both, and
+# the hands' partial index on it (table_hand_unrecorded) finds them without reading the night's
+# hands. The table deals nothing while it holds; the director's balancing waits for it.
+BUSY = Q(results_recorded=False)
+
+
 def may_deal(table: OnlineTable) -> bool:
     """Whether an online event's table may deal: not held, its last hand's busts recorded."""
     if table.hold:
         return False
-    return not TableHand.objects.filter(table=table, results_recorded=False).exists()
+    return not TableHand.objects.filter(BUSY, table=table).exists()
 
 
 # -- R5.11 online: the colour-up is arithmetic ------------------------------------------------
