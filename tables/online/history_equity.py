@@ -3,11 +3,22 @@ but one), each one's chance to win or tie, from the cards face up at that step o
 
 At an all-in the hands are turned face up (TDA 16), so the replay knows them; the board is the
 board dealt so far; the deck is never read (``tables.engine.all_in_equity``). Stud has none.
+
+The same hands on the same board give the same figures (the sample is seeded by the hand), and
+a hand asks for them many times: at each street of its staged runout (each street's table shows
+the streets before), at its end, on its replay. So each board's figures are computed once and
+kept in the shared cache under a keyed hash of what they are computed from: a pre-flop figure
+samples for about 50 ms (bench/RESULTS.md), and the sweeper computed it four or five times a
+hand. The key holds no readable card.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.utils.crypto import salted_hmac
 
 from tables.engine import (
     BringIn,
@@ -24,8 +35,10 @@ from tables.engine import (
 )
 from tables.online.engine import PlayHand
 
+logger = logging.getLogger(__name__)
 BOARD_CARDS = 5
 PREFLOP_SAMPLES = 5_000  # a preflop figure by sampling: about ±0.6 % (two standard errors)
+KEPT_SECONDS = 60 * 60
 
 
 @dataclass(frozen=True)
@@ -88,17 +101,38 @@ def _figures(
     hands = [engine.hole_cards[p] for p in live]
     if any(hand is None for hand in hands):
         return []  # a hand the viewer may not see: no figures
-    try:
-        figures = all_in_equity(
-            game=game,
-            hands=[tuple(hand or ()) for hand in hands],
-            board=board,
-            samples=None if board else PREFLOP_SAMPLES,
-            seed=seed,
-        )
-    except ValueError:
+    faces = [tuple(hand or ()) for hand in hands]
+    samples = None if board else PREFLOP_SAMPLES
+    figures = _kept_figures(game, faces, board, samples, seed)
+    if not figures:
         return []
     return [
-        EquityView(position=p, win=round(f.win * 100, 1), tie=round(f.tie * 100, 1))
-        for p, f in zip(live, figures, strict=True)
+        EquityView(position=p, win=win, tie=tie)
+        for p, (win, tie) in zip(live, figures, strict=True)
     ]
+
+
+def _kept_figures(
+    game: str, hands: list[tuple[int, ...]], board: list[int], samples: int | None, seed: int
+) -> list[tuple[float, float]]:
+    """Each hand's (win, tie) in percent: kept, else computed and kept ([]: no figures). A
+    cache that fails costs a computation, never the figures."""
+    what = repr((game, hands, board, samples, seed))
+    key = "online-equity-figures:" + salted_hmac("floorman.equity", what).hexdigest()
+    try:
+        kept: list[tuple[float, float]] | None = cache.get(key)
+    except Exception:
+        logger.warning("the cache failed: an all-in equity is computed again")
+        kept = None
+    if kept is not None:
+        return kept
+    try:
+        computed = all_in_equity(game=game, hands=hands, board=board, samples=samples, seed=seed)
+    except ValueError:
+        computed = []
+    figures = [(round(f.win * 100, 1), round(f.tie * 100, 1)) for f in computed]
+    try:
+        cache.set(key, figures, KEPT_SECONDS)
+    except Exception:
+        logger.warning("the cache failed: an all-in equity is not kept")
+    return figures

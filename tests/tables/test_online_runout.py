@@ -152,6 +152,35 @@ def _history_as_at_once(hand: TableHand) -> None:
     assert again.stacks == [engine.stacks[seat] for seat in order]
 
 
+def test_each_boards_figures_are_computed_once_for_the_runout_its_end_and_its_replay(
+    monkeypatch,
+):
+    """A pre-flop figure samples for about 50 ms: the runout's every street shows the streets
+    before, the hand's end and its replay show them all again, and each board's figures are
+    computed once for all of them (tables.online.history_equity)."""
+    from tables.online import history_equity
+
+    cache.clear()
+    computed = []
+
+    def counted(**kwargs):
+        computed.append(len(kwargs["board"]))
+        return all_in_equity(**kwargs)
+
+    monkeypatch.setattr(history_equity, "all_in_equity", counted)
+    table = make_table()
+    users = seat_players(table, ["alice", "bob", "carol"])
+    hand = _all_in(table, users)
+    for _street in range(3):
+        assert _figure(_public(table), 0, 3) > 50  # the aces' pre-flop figure, on every street
+        assert online_play.sweep(now=_due(hand))["turns"] == 1
+    hand.refresh_from_db()
+    assert hand.is_over
+    assert _figure(_public(table), 4, 3) > 50
+    assert len([s for s in steps(hand, None) if s.equity]) == 3
+    assert computed == [0, 3, 4]  # pre-flop, flop and turn: once each
+
+
 def test_the_private_parts_and_every_viewer_see_no_card_to_come():
     table = make_table()
     alice, bob, carol = seat_players(table, ["alice", "bob", "carol"])
