@@ -165,6 +165,11 @@ LIVE_BUS = os.environ.get("LIVE_BUS", LIVE_BUS)
 # this allows a bounded stream per request (the threaded test server of the browser tests).
 LIVE_WSGI_STREAM_SECONDS = float(os.environ.get("LIVE_WSGI_STREAM_SECONDS", "0"))
 CELERY_TASK_IGNORE_RESULT = True
+# Celery's Django fixup closes every database connection before and after each task unless
+# this is set (then every 2 x this many tasks): a new PostgreSQL backend four times a second
+# for the sweeper's and the director's ticks. Set, the worker closes them as a page process
+# does, when unusable or older than CONN_MAX_AGE (config/celery.py).
+CELERY_DB_REUSE_MAX = 10**9
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # The clock reconciler records each level start once and pushes it (docs/architecture.md).

@@ -206,3 +206,52 @@ def test_two_house_bots_play_by_the_beats_sweeper_and_a_killed_worker_loses_no_m
     assert_hands_whole(table)
     assert_chips_conserved(table)
     assert_no_task_failed(processes, "tables")
+
+
+def _sessions() -> int:
+    """The PostgreSQL sessions ever opened to the test database (a backend counts itself at
+    its start, reported by its exit at the latest)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+        return int(cursor.fetchone()[0])
+
+
+def _others() -> int:
+    """The backends on the test database other than this test's own."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return int(cursor.fetchone()[0])
+
+
+def test_the_worker_keeps_its_database_connection_from_one_task_to_the_next(
+    processes, sweeper_env, broker, floor_user
+):
+    """settings.CELERY_DB_REUSE_MAX and config/celery.py: Celery's own fixup closes every
+    connection before and after each task, and the worker connected anew for each of the
+    sweeper's and the director's ticks (four a second). With CONN_MAX_AGE at 60, as in
+    production, one process serves its tasks from one PostgreSQL backend."""
+    table = bot_table(floor_user, bots=2)
+    env = dict(sweeper_env, CONN_MAX_AGE="60")
+    before = _sessions()
+    start_sweeper(processes, env, broker)
+    log = processes.logs["tables"]
+
+    def swept() -> int:
+        return len(re.findall(r"tables\.tasks\.sweep_tables\[[\w-]+\] succeeded", log.read_text()))
+
+    wait_until(
+        lambda: finished(table) >= 2 and swept() >= 20, timeout=PLAY, what="20 sweeps, 2 hands"
+    )
+    processes.stop_all()
+    wait_until(lambda: not _others(), timeout=PLAY, what="the worker's backends to end")
+    opened = _sessions() - before  # each one counted by its exit at the latest
+    assert opened <= 3, f"{opened} sessions for {swept()} sweeps"  # the worker, this test
+    assert_chips_conserved(table)
