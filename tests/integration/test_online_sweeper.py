@@ -255,3 +255,24 @@ def test_the_worker_keeps_its_database_connection_from_one_task_to_the_next(
     opened = _sessions() - before  # each one counted by its exit at the latest
     assert opened <= 3, f"{opened} sessions for {swept()} sweeps"  # the worker, this test
     assert_chips_conserved(table)
+
+
+def test_a_kept_connection_the_database_ended_is_opened_again_at_the_next_task(
+    processes, sweeper_env, broker, floor_user
+):
+    """The kept connection dies with its backend (a restart, an administrator): the check
+    around the next task sees it unusable and closes it, and the sweeper goes on."""
+    from django.db import connection
+
+    table = bot_table(floor_user, bots=2)
+    start_sweeper(processes, dict(sweeper_env, CONN_MAX_AGE="60"), broker)
+    wait_until(lambda: finished(table) >= 1 and _others() > 0, timeout=PLAY, what="a hand")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    done = finished(table)
+    wait_until(lambda: finished(table) >= done + 2, timeout=PLAY, what="two more hands")
+    assert_hands_whole(table)
+    assert_chips_conserved(table)
