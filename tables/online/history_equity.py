@@ -118,7 +118,8 @@ def _kept_figures(
     """Each hand's (win, tie) in percent: kept, else computed and kept ([]: no figures). A
     cache that fails costs a computation, never the figures."""
     what = repr((game, hands, board, samples, seed))
-    key = "online-equity-figures:" + salted_hmac("floorman.equity", what).hexdigest()
+    digest = salted_hmac("floorman.equity", what, algorithm="sha256").hexdigest()
+    key = f"online-equity-figures:{digest}"
     try:
         kept: list[tuple[float, float]] | None = cache.get(key)
     except Exception:
