@@ -18,7 +18,6 @@ import hashlib
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -26,7 +25,6 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tables.online.away import away_seats
 from tables.online.languages import codes
 from tables.online.models import OnlineTable
 from tables.online.selectors import TableSnapshot, TableView, table_view
@@ -55,10 +53,7 @@ def public_message(
     language by default), with the seats whose player's connection dropped (R3.10: a drop
     bumps the version too)."""
     table = snapshot.table
-    # A bot never drops: a table of bots only is not asked (bench/online_tables.py).
-    players = any(not seat.is_bot for seat in snapshot.seats)
-    away = away_seats(table.pk) if players else frozenset()
-    view = table_view(replace(snapshot, away=away) if away else snapshot, AnonymousUser())
+    view = table_view(snapshot, AnonymousUser())  # its away seats read with its table's row
     html = _in_languages(PUBLIC_TEMPLATE, {"table": table, "view": view}, languages)
     return {"table": table.pk, "version": table.version, "html": html}
 

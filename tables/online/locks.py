@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, QuerySet
 
+from tables.online.away import dropped_seats
 from tables.online.models import HandAction, OnlineTable, TableHand
 from tables.online.statements import Prepared
 
@@ -64,8 +65,15 @@ def lock_hand_for_move(table_id: int, hand_id: int, *, user_id: int, key: str) -
 
 
 # The queries of every move, compiled once (tables.online.statements).
+# The table's row is read with the seats whose player's connection dropped (``dropped``, as
+# tables.online.away writes them): a move publishes them with the table (R3.10), read under its
+# lock, where a drop's own version waits for it, so the publishing after the commit asks nothing.
 _TABLE = Prepared[OnlineTable](
-    lambda table_id: OnlineTable.objects.select_for_update(of=("self",)).filter(pk=table_id),
+    lambda table_id: (
+        OnlineTable.objects.select_for_update(of=("self",))
+        .filter(pk=table_id)
+        .annotate(dropped=dropped_seats())
+    ),
     int,
 )
 

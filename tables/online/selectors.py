@@ -180,7 +180,9 @@ class TableSnapshot:
     # None: not read (a move's own snapshot, ``move_snapshot``): the rows up to the hand's
     # sequence are read if its kept state is missing.
     moves: tuple[dict[str, Any], ...] | None
-    away: frozenset[int] = frozenset()  # seats whose player's connection dropped: not cached
+    # The seats whose player's connection dropped, read with the table's row (R3.10); a page
+    # reads them again (``table_snapshot``): a drop shows before its version.
+    away: frozenset[int] = frozenset()
 
 
 def _snapshot_key(table_id: int, created_at: datetime, version: int) -> str:
@@ -228,7 +230,7 @@ def seat_names(seats: Iterable[OnlineSeat]) -> dict[int, str]:
 
 def build_snapshot(table_id: int) -> TableSnapshot | None:
     """The table as the database holds it now, kept in the cache under its version."""
-    table = OnlineTable.objects.filter(pk=table_id).first()
+    table = OnlineTable.objects.filter(pk=table_id).annotate(dropped=dropped_seats()).first()
     if table is None:
         return None
     seats = tuple(named_seats(table))
@@ -237,8 +239,9 @@ def build_snapshot(table_id: int) -> TableSnapshot | None:
     if hand is not None:
         moves = tuple(hand.actions.order_by("sequence").values_list("record", flat=True))
     snapshot = TableSnapshot(
-        table=table, seats=seats, names=seat_names(seats), hand=hand, moves=moves
-    )
+        table=table, seats=seats, names=seat_names(seats), hand=hand, moves=moves,
+        away=seat_numbers(table.dropped),
+    )  # fmt: skip
     keep_snapshot(snapshot)
     return snapshot
 
@@ -264,8 +267,9 @@ def move_snapshot(
     The engine serves this thread's drawing of the snapshot (``_engine``), never the cache."""
     ordered = tuple(sorted(seats, key=lambda seat: seat.number))
     snapshot = TableSnapshot(
-        table=table, seats=ordered, names=seat_names(ordered), hand=hand, moves=None
-    )
+        table=table, seats=ordered, names=seat_names(ordered), hand=hand, moves=None,
+        away=seat_numbers(getattr(table, "dropped", None)),  # read with its lock (``lock_table``)
+    )  # fmt: skip
     _engines.last = (snapshot, engine)
     return snapshot
 
@@ -281,9 +285,10 @@ def table_snapshot(table: OnlineTable | TableTag) -> TableSnapshot | None:
     snapshot = found if isinstance(found, TableSnapshot) else build_snapshot(table.pk)
     if snapshot is None:
         return None
-    # A drop changes no version: the tag reads it with the version, a page load here.
+    # A drop changes no version until its grace is over: the tag reads the seats with the
+    # version, a page load here; the snapshot's own (read with its table) may be older.
     away = table.away if isinstance(table, TableTag) else away_seats(table.pk)
-    return replace(snapshot, away=away) if away else snapshot
+    return replace(snapshot, away=away) if away != snapshot.away else snapshot
 
 
 def visible_cards(hand: TableHand, engine: PlayHand, position: int, viewer_id: int | None) -> bool:

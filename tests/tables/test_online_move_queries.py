@@ -14,26 +14,27 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from tables.online import play as online_play
 from tables.online import publish as online_publish
 from tables.online import services as online_services
 from tables.online.broadcast import public_message
-from tables.online.models import HandAction, TableHand
+from tables.online.models import HandAction, OnlineSeat, Presence, TableHand
 from tables.online.selectors import build_snapshot
 from tests.tables.online_helpers import make_table, seat_players
 
 # The tables are watched: their messages carry the public table (tests/tables/conftest.py).
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("watched")]
 
-# A player's move while the hand runs: lock the table, lock the hand (his key looked up in the
-# same query), store the move, read the seats with their names, save the hand, bump the
-# version; the atomic block's savepoint and its release (the test's transaction around it).
-# The publishing reads nothing back (the table is drawn from the move's own rows) but the
-# seats whose player's connection dropped, which the public table marks (R3.10).
-PLAYER_MOVE_QUERIES = 9
-# A house bot's move applied by the sweeper: the same without the key (the table's id given)
-# and, at a table of bots only, without the dropped seats (a bot never drops).
+# A player's move while the hand runs: lock the table (the seats whose player's connection
+# dropped, which the public table marks, read in the same query: R3.10), lock the hand (his
+# key looked up in the same query), store the move, read the seats with their names, save the
+# hand, bump the version; the atomic block's savepoint and its release (the test's
+# transaction around it). The publishing after the commit reads nothing back: the table is
+# drawn from the move's own rows.
+PLAYER_MOVE_QUERIES = 8
+# A house bot's move applied by the sweeper: the same without the key (the table's id given).
 BOT_MOVE_QUERIES = 8
 
 
@@ -79,6 +80,31 @@ def test_a_players_move_costs_a_pinned_number_of_queries(
     assert len(queries) == PLAYER_MOVE_QUERIES, "\n".join(queries)
     assert sum("tables_handaction" in sql for sql in queries) == 2  # the key's look-up, the move
     assert [channel.split(":")[-2] for channel, _message in published][0] == "table"
+
+
+def test_a_moves_table_marks_the_seats_it_read_dropped_with_its_lock_r3_10(
+    django_capture_on_commit_callbacks, published
+):
+    """R3.10: a seat whose player's connection dropped is marked on the public table a move
+    publishes, read by the move's locking query, not asked again after the commit."""
+    hand, users = _running(django_capture_on_commit_callbacks)
+    waiting = hand.user_ids[(hand.actor + 1) % len(hand.user_ids)]  # not the mover
+    number = OnlineSeat.objects.get(table=hand.table, user_id=waiting).number
+    Presence.objects.update_or_create(
+        user_id=waiting, defaults={"streams": 0, "dropped_at": timezone.now()}
+    )
+    published.clear()  # the deal's
+    _move(hand, users, django_capture_on_commit_callbacks, key=uuid.uuid4().hex)
+    sent = next(message for channel, message in published if ":table:" in channel)
+    assert f'data-testid="away-{number}"' in sent["html"]["en"]
+    assert sent["html"]["en"].count('data-testid="away-') == 1
+    # Back: the next move's table shows no mark.
+    Presence.objects.filter(user_id=waiting).update(streams=1, dropped_at=None)
+    hand.refresh_from_db()
+    published.clear()
+    _move(hand, users, django_capture_on_commit_callbacks, key=uuid.uuid4().hex)
+    sent = next(message for channel, message in published if ":table:" in channel)
+    assert 'data-testid="away-' not in sent["html"]["en"]
 
 
 def test_a_resend_by_the_mover_is_found_in_the_locking_query(django_capture_on_commit_callbacks):
