@@ -67,3 +67,20 @@ def admin_user(db):
 @pytest.fixture
 def player_user(db):
     return factories.make_user(username="player", role="player")
+
+
+@pytest.fixture
+def redis_round_trips(monkeypatch):
+    """How many times this process sent Redis anything (a command, or a pipeline's commands
+    at once), counted as it goes: ``[count]``."""
+    from redis.connection import AbstractConnection
+
+    sent = [0]
+    send = AbstractConnection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        sent[0] += 1
+        return send(self, command, check_health)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)
+    return sent

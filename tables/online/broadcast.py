@@ -112,30 +112,52 @@ def private_messages(
 ) -> list[tuple[int, dict[str, Any]]]:
     """(player, message) for every player at the table whose private part changed, in the
     languages his streams read (``languages``: every language for a player it lacks)."""
-    table = snapshot.table
-    players = [seat.user_id for seat in snapshot.seats if not seat.is_bot]
-    if not players:
+    keys = sent_keys(snapshot)
+    if not keys:
         return []
-    keys = {user_id: _sent_key(table, user_id) for user_id in players}
     try:
-        sent = cache.get_many(list(keys.values()))
+        sent: dict[str, Any] | None = cache.get_many(list(keys.values()))
     except Exception:
+        sent = None
+    messages, changed = changed_parts(snapshot, languages, sent)
+    try:
+        cache.set_many(changed, SENT_SECONDS)
+    except Exception:
+        logger.warning(
+            "the cache failed: table %s's private parts are sent again", snapshot.table.pk
+        )
+    return messages
+
+
+def sent_keys(snapshot: TableSnapshot) -> dict[int, str]:
+    """Each player's key of what he was last sent at the table (to read with others)."""
+    table = snapshot.table
+    return {
+        seat.user_id: _sent_key(table, seat.user_id) for seat in snapshot.seats if not seat.is_bot
+    }
+
+
+def changed_parts(
+    snapshot: TableSnapshot,
+    languages: dict[int, tuple[str, ...]] | None,
+    sent: dict[str, Any] | None,
+) -> tuple[list[tuple[int, dict[str, Any]]], dict[str, str]]:
+    """``private_messages`` from what the cache answered for ``sent_keys`` (None: it failed:
+    every part is sent), and the fingerprints to remember of the parts sent."""
+    table = snapshot.table
+    if sent is None:
         logger.warning("the cache failed: every private part of table %s is sent", table.pk)
         sent = {}
     messages = []
     changed = {}
-    for user_id in players:
+    for user_id, key in sent_keys(snapshot).items():
         viewer = User(pk=user_id)
         view = table_view(snapshot, viewer)
         state = json.dumps(private_state(view, table), sort_keys=True, default=str)
         fingerprint = hashlib.sha256(state.encode()).hexdigest()
-        if sent.get(keys[user_id]) == fingerprint:
+        if sent.get(key) == fingerprint:
             continue
-        changed[keys[user_id]] = fingerprint
+        changed[key] = fingerprint
         chosen = languages.get(user_id) if languages is not None else None
         messages.append((user_id, _private(view, table, viewer, chosen)))
-    try:
-        cache.set_many(changed, SENT_SECONDS)
-    except Exception:
-        logger.warning("the cache failed: table %s's private parts are sent again", table.pk)
-    return messages
+    return messages, changed

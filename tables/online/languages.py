@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -83,23 +84,42 @@ def forget_listening(
     cache.delete_many(keys)
 
 
-def listening(
-    table_id: int, user_ids: Sequence[int]
-) -> tuple[tuple[str, ...], dict[int, tuple[str, ...]]]:
+type Languages = tuple[tuple[str, ...], dict[int, tuple[str, ...]]]
+
+
+def listening(table_id: int, user_ids: Sequence[int]) -> Languages:
     """The languages to render the table's public part in (those marked; none if no stream
     reads the table) and each player's private part in (those marked, else every language).
     Every language for both if the cache fails. One round trip to the cache."""
+    try:
+        found: dict[str, Any] | None = cache.get_many(listening_keys(table_id, user_ids))
+    except Exception:
+        found = None
+    return listened(table_id, user_ids, found)
+
+
+def listening_keys(table_id: int, user_ids: Sequence[int]) -> list[str]:
+    """The cache's keys ``listening`` reads (to read with others: tables.online.publish)."""
+    return list(_owners(table_id, user_ids))
+
+
+def _owners(table_id: int, user_ids: Sequence[int]) -> dict[str, tuple[int | None, str]]:
     every = codes()
     keys: dict[str, tuple[int | None, str]] = {
         _table_key(table_id, code): (None, code) for code in every
     }
     for user_id in user_ids:
         keys |= {_user_key(user_id, code): (user_id, code) for code in every}
-    try:
-        found = cache.get_many(list(keys))
-    except Exception:
+    return keys
+
+
+def listened(table_id: int, user_ids: Sequence[int], found: dict[str, Any] | None) -> Languages:
+    """``listening`` from what the cache answered for ``listening_keys`` (None: it failed)."""
+    every = codes()
+    if found is None:
         logger.warning("the cache failed: table %s is rendered in every language", table_id)
         return every, dict.fromkeys(user_ids, every)
+    keys = _owners(table_id, user_ids)
     marked: dict[int | None, list[str]] = {}
     for key in found:
         owner, code = keys[key]

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
-from tables.online.broadcast import private_messages, public_message
-from tables.online.languages import listening
-from tables.online.replay import TableMessage, keep_messages, number_user_message
+from config.cache import Batch
+from tables.online.broadcast import SENT_SECONDS, changed_parts, public_message, sent_keys
+from tables.online.languages import listened, listening_keys
+from tables.online.replay import (
+    TableMessage,
+    keep_messages,
+    keep_script,
+    keeping,
+    kept,
+    number_user_message,
+)
 from tables.online.selectors import TableSnapshot, build_snapshot, keep_snapshot
 from tournaments.live import publish, publish_many
 from tournaments.live_clock import namespace
@@ -53,31 +62,46 @@ def nudge(table_id: int, version: int) -> str:
 def publish_table_changed(table_id: int, snapshot: TableSnapshot | None = None) -> None:
     """Send every tab of the table its new version (called after the commit): the public table
     rendered once here, and to each player whose private part changed, his part on his own
-    channel (tables.online.broadcast), all in one round trip to the bus. The snapshot (a move's
-    own, ``move_snapshot``, or read now) is kept in the cache, so a tab that fetches its
-    fragment (a first load) finds it; the messages are kept a while (one round trip before
-    they go out) for a tab that reconnects with the last id it saw (tables.online.replay)."""
+    channel (tables.online.broadcast). The snapshot (a move's own, ``move_snapshot``, or read
+    now) is kept in the cache, so a tab that fetches its fragment (a first load) finds it; the
+    messages are kept a while for a tab that reconnects with the last id it saw
+    (tables.online.replay), before they go out.
+
+    Three round trips to Redis, whatever the table (issue 17: each is CPU in the process, in
+    Redis and in the kernel): the snapshot kept with the reads of the streams' languages and of
+    what each player was last sent; then the fingerprints of the parts sent with the messages
+    kept; then the messages published."""
     try:
         if snapshot is None:
-            snapshot = build_snapshot(table_id)
-        else:
-            keep_snapshot(snapshot)
+            snapshot = build_snapshot(table_id, keep=False)
         if snapshot is None:
             return
         version = snapshot.table.version
         players = [seat.user_id for seat in snapshot.seats if not seat.is_bot]
+        reads = Batch()
+        keep_snapshot(snapshot, reads)
+        languages_read = reads.get_many(listening_keys(table_id, players))
+        sent_read = reads.get_many(list(sent_keys(snapshot).values()))
+        try:
+            found: list[Any] | None = reads.send()
+        except Exception:
+            found = None  # every language rendered, every part sent (each logs it)
         # Rendered in the languages the table's streams read; a bare nudge if none reads it
         # (tables.online.languages: a table of bots nobody watches is not drawn at all).
-        table_languages, player_languages = listening(table_id, players)
+        table_languages, player_languages = listened(
+            table_id, players, None if found is None else found[languages_read]
+        )
         message = nudge(table_id, version)
         if table_languages:
             try:
                 message = json.dumps(public_message(snapshot, table_languages))
             except Exception:
                 logger.exception("could not render table %s: its tabs fetch it", table_id)
-        privates = private_messages(snapshot, player_languages)
+        privates, fingerprints = changed_parts(
+            snapshot, player_languages, None if found is None else found[sent_read]
+        )
         kept = TableMessage(table_id, snapshot.table.created_at, version, message)
-        bodies = keep_messages(kept, privates)  # one round trip, before they go out
+        bodies = _kept(kept, privates, fingerprints)
         messages = [(table_channel(table_id), message)]
         messages += [
             (user_channel(user_id), body)
@@ -87,3 +111,30 @@ def publish_table_changed(table_id: int, snapshot: TableSnapshot | None = None) 
     except Exception:
         # The change is committed; every page still finds it by its conditional GET polling.
         logger.exception("could not publish a change of table %s", table_id)
+
+
+def _kept(
+    table: TableMessage, privates: list[tuple[int, dict[str, Any]]], fingerprints: dict[str, str]
+) -> list[str]:
+    """The fingerprints of the parts sent remembered, and the messages kept (tables.online.
+    replay), in one round trip: the texts to publish of the players' own messages. A failure
+    sends them unnumbered (a tab that reconnects gets the table whole) and the parts again."""
+    batch = Batch()
+    batch.set_many(fingerprints, SENT_SECONDS)
+    if not kept() or not batch.on_redis:
+        try:
+            batch.send()
+        except Exception:
+            logger.warning(
+                "the cache failed: table %s's private parts are sent again", table.table_id
+            )
+        return keep_messages(table, privates)
+    call = keeping(table, privates)
+    slot = batch.script(keep_script(), call.keys, call.args)
+    try:
+        return call.numbered(batch.send()[slot])
+    except Exception:
+        logger.warning(
+            "the messages of table %s's change were not kept: sent as they are", table.table_id
+        )
+        return call.bodies

@@ -105,6 +105,37 @@ def _count_key(user_id: int) -> str:
     return f"{namespace()}:online-kept:count:{user_id}"
 
 
+@dataclass(frozen=True)
+class Keeping:
+    """A change's messages to keep: the keep script's keys and arguments, and the texts to
+    publish of the player's own messages if they are not kept (numbered: ``numbered``)."""
+
+    keys: list[str]
+    args: list[str | int]
+    bodies: list[str]
+
+    def numbered(self, kept: object) -> list[str]:
+        """The texts to publish of the own messages, from the script's answer."""
+        return [_text(body) for body in cast(list[bytes | str], kept)]
+
+
+def keeping(table: TableMessage | None, own: Sequence[tuple[int, dict[str, Any]]]) -> Keeping:
+    """What ``keep_messages`` sends (tables.online.publish sends it with other commands)."""
+    bodies = [json.dumps({k: v for k, v in message.items() if k != "seq"}) for _u, message in own]
+    keys = [table_key(table.table_id, table.created_at) if table else user_key(0)]
+    for user_id, _message in own:
+        keys += [user_key(user_id), _count_key(user_id)]
+    args: list[str | int] = [KEEP_MESSAGES, KEEP_SECONDS, COUNT_SECONDS]
+    args += [table.version, table.payload] if table else [0, ""]
+    args += [body[1:] for body in bodies]
+    return Keeping(keys, args, bodies)
+
+
+def keep_script() -> redis.commands.core.Script:
+    """The keep script (``KEEP_SCRIPT``), registered: its SHA, and loaded where it is missing."""
+    return _script()
+
+
 def keep_messages(
     table: TableMessage | None, own: Sequence[tuple[int, dict[str, Any]]]
 ) -> list[str]:
@@ -113,21 +144,14 @@ def keep_messages(
     player's own message, numbered (``seq``). Returns the texts to publish of the own messages,
     in order: numbered on Redis; as they are on the database bus, or if Redis failed (a tab
     that reconnects then finds a gap and gets the current table and its part)."""
-    bodies = [json.dumps({k: v for k, v in message.items() if k != "seq"}) for _u, message in own]
+    call = keeping(table, own)
     if not kept() or (table is None and not own):
-        return bodies
-    keys = [table_key(table.table_id, table.created_at) if table else user_key(0)]
-    for user_id, _message in own:
-        keys += [user_key(user_id), _count_key(user_id)]
-    args: list[str | int] = [KEEP_MESSAGES, KEEP_SECONDS, COUNT_SECONDS]
-    args += [table.version, table.payload] if table else [0, ""]
-    args += [body[1:] for body in bodies]
+        return call.bodies
     try:
-        numbered = _script()(keys=keys, args=args)
+        return call.numbered(_script()(keys=call.keys, args=call.args))
     except redis.RedisError:
         logger.warning("the messages of a change were not kept: sent as they are")
-        return bodies
-    return [_text(body) for body in numbered]
+        return call.bodies
 
 
 def number_user_message(user_id: int, message: dict[str, Any]) -> str:

@@ -21,6 +21,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db.models import Count, F, Subquery
 
+from config.cache import Batch
 from tables.engine import AwardPot, Betting, Card, Hand, ShowHand, best_five, card_name
 from tables.engine.draw import DrawHand, Swap
 from tables.engine.stud import StudHand
@@ -228,8 +229,9 @@ def seat_names(seats: Iterable[OnlineSeat]) -> dict[int, str]:
     }
 
 
-def build_snapshot(table_id: int) -> TableSnapshot | None:
-    """The table as the database holds it now, kept in the cache under its version."""
+def build_snapshot(table_id: int, *, keep: bool = True) -> TableSnapshot | None:
+    """The table as the database holds it now, kept in the cache under its version (unless
+    ``keep`` is false: the caller keeps it, ``keep_snapshot``)."""
     table = OnlineTable.objects.filter(pk=table_id).annotate(dropped=dropped_seats()).first()
     if table is None:
         return None
@@ -242,13 +244,19 @@ def build_snapshot(table_id: int) -> TableSnapshot | None:
         table=table, seats=seats, names=seat_names(seats), hand=hand, moves=moves,
         away=seat_numbers(table.dropped),
     )  # fmt: skip
-    keep_snapshot(snapshot)
+    if keep:
+        keep_snapshot(snapshot)
     return snapshot
 
 
-def keep_snapshot(snapshot: TableSnapshot) -> None:
-    """Keep a snapshot in the cache under its table's version (a failing cache: read again)."""
+def keep_snapshot(snapshot: TableSnapshot, batch: Batch | None = None) -> None:
+    """Keep a snapshot in the cache under its table's version (a failing cache: read again);
+    with ``batch``, queued in it (tables.online.publish sends it with its reads)."""
     table = snapshot.table
+    if batch is not None:
+        key = _snapshot_key(table.pk, table.created_at, table.version)
+        batch.set(key, snapshot, SNAPSHOT_SECONDS)
+        return
     try:
         cache.set(
             _snapshot_key(table.pk, table.created_at, table.version), snapshot, SNAPSHOT_SECONDS

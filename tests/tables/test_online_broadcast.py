@@ -7,10 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.core.cache import cache
 
 from tables.engine import card_name
-from tables.online import broadcast
 from tables.online import play as online_play
 from tables.online import publish as online_publish
 from tables.online.models import TableHand
@@ -107,21 +105,22 @@ def test_each_player_gets_his_own_cards_on_his_channel_only_when_his_part_change
 
 
 def test_a_cache_that_fails_sends_every_private_part_never_fewer(
-    sent, django_capture_on_commit_callbacks, monkeypatch
+    sent, django_capture_on_commit_callbacks, settings
 ):
     table = make_table()
     users = seat_players(table, ["ann", "bob", "cid"])
     _deal(table, django_capture_on_commit_callbacks)
-
-    def down(*args, **kwargs):
-        raise ConnectionError("the cache is down")
-
-    monkeypatch.setattr(broadcast.cache, "get_many", down)
-    monkeypatch.setattr(broadcast.cache, "set_many", down)
+    online_publish.publish_table_changed(table.pk)  # each part remembered as sent
+    sent.clear()
+    online_publish.publish_table_changed(table.pk)
+    assert not [number for kind, number, _m in sent if kind == "user"]  # nothing new of his
+    # The cache goes down: a Redis where none listens (port 1), for every cache operation.
+    settings.CACHES = {
+        "default": {"BACKEND": "config.cache.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}
+    }
     sent.clear()
     online_publish.publish_table_changed(table.pk)
     assert {number for kind, number, _m in sent if kind == "user"} == {u.pk for u in users}
-    assert cache is broadcast.cache
 
 
 def _move(table, users, capture, action, amount=None) -> set[int]:

@@ -114,7 +114,7 @@ def test_a_table_read_in_one_language_is_rendered_in_it_alone(
 
 
 def test_marks_lapse_and_a_failing_cache_renders_every_language(
-    sent, django_capture_on_commit_callbacks, monkeypatch
+    sent, django_capture_on_commit_callbacks, settings
 ):
     table = make_table()
     (ann, *_others) = seat_players(table, ["ann", "bob", "cid"])
@@ -126,10 +126,10 @@ def test_marks_lapse_and_a_failing_cache_renders_every_language(
     assert languages.listening(table.pk, [ann.pk]) == ((), {ann.pk: ("en", "de")})
     languages.mark_listening([table.pk], ann.pk, "de")
 
-    def down(*args, **kwargs):
-        raise ConnectionError("the cache is down")
-
-    monkeypatch.setattr(languages.cache, "get_many", down)
+    # The cache goes down: a Redis where none listens (port 1), for every cache operation.
+    settings.CACHES = {
+        "default": {"BACKEND": "config.cache.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}
+    }
     _deal(table, django_capture_on_commit_callbacks)
     assert _languages(sent, "table") == {table.pk: {"en", "de"}}
     assert _languages(sent, "user")[ann.pk] == {"en", "de"}

@@ -36,6 +36,12 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("watched")]
 PLAYER_MOVE_QUERIES = 8
 # A house bot's move applied by the sweeper: the same without the key (the table's id given).
 BOT_MOVE_QUERIES = 8
+# A move after its commit: its engine's state kept (tables.online.kept); then its publishing
+# (tables.online.publish): the snapshot kept with the reads of the streams' languages and of
+# what each player was last sent; the fingerprints of the parts sent with the messages kept;
+# the messages published. Each round trip is CPU in the process, in Redis and in the kernel
+# (issue 17); the publishing took six, and a query.
+AFTER_COMMIT_ROUND_TRIPS = 1 + 3
 
 
 @pytest.fixture
@@ -80,6 +86,23 @@ def test_a_players_move_costs_a_pinned_number_of_queries(
     assert len(queries) == PLAYER_MOVE_QUERIES, "\n".join(queries)
     assert sum("tables_handaction" in sql for sql in queries) == 2  # the key's look-up, the move
     assert [channel.split(":")[-2] for channel, _message in published][0] == "table"
+
+
+def test_a_moves_publishing_is_a_pinned_number_of_round_trips_to_redis_and_no_query(
+    django_capture_on_commit_callbacks, redis_round_trips
+):
+    hand, users = _running(django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks() as publishing:
+        online_play.act(
+            table=hand.table, user=users[hand.user_ids[hand.actor]], hand_id=hand.pk,
+            sequence=hand.sequence, action="call", key=uuid.uuid4().hex,
+        )  # fmt: skip
+    before = redis_round_trips[0]
+    with CaptureQueriesContext(connection) as queries:
+        for callback in publishing:
+            callback()
+    assert redis_round_trips[0] - before == AFTER_COMMIT_ROUND_TRIPS
+    assert not queries.captured_queries, [query["sql"] for query in queries.captured_queries]
 
 
 def test_a_moves_table_marks_the_seats_it_read_dropped_with_its_lock_r3_10(
