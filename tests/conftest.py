@@ -71,15 +71,20 @@ def player_user(db):
 
 @pytest.fixture
 def redis_round_trips(monkeypatch):
-    """How many times this process sent Redis anything (a command, or a pipeline's commands
-    at once), counted as it goes: ``[count]``."""
+    """How many times the test's thread sent Redis anything (a command, or a pipeline's
+    commands at once), counted as it goes: ``[count]``. Other threads (a stream's, a
+    presence announcement's) are not counted."""
+    import threading
+
     from redis.connection import AbstractConnection
 
     sent = [0]
     send = AbstractConnection.send_packed_command
+    test_thread = threading.get_ident()
 
     def counted(self, command, check_health=True):
-        sent[0] += 1
+        if threading.get_ident() == test_thread:
+            sent[0] += 1
         return send(self, command, check_health)
 
     monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)

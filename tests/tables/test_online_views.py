@@ -135,6 +135,14 @@ def test_a_move_from_a_streamed_page_is_a_204_that_draws_nothing(table):
         answer = bob.post(act_url(table), move(table, key="k-2"), headers=FRAGMENT)
     assert answer.status_code == 200 and answer.content.lstrip().startswith(b'<section id="state"')
     assert len(streamed) < len(drawn)
+    # The view reads no table before the move locks it (issue 17: a query a move less): the
+    # table's row is read once, by the lock.
+    tables = [
+        query["sql"]
+        for query in streamed.captured_queries
+        if query["sql"].startswith("SELECT") and 'FROM "tables_onlinetable"' in query["sql"]
+    ]
+    assert len(tables) == 1, tables
 
 
 def test_a_resend_of_the_same_key_is_one_move_and_two_204s(table):
@@ -212,14 +220,18 @@ def test_a_bad_form_is_a_400_with_the_forms_reason(table):
 
 
 def test_a_move_to_a_table_that_is_not_there_is_a_404_and_changes_nothing(table):
-    """The POST reads its table with a query compiled once (tables.online.statements): an id no
-    table has, or no column could hold, is a 404 like the ORM's, never a server error."""
+    """The move's lock reads its table with a query compiled once (tables.online.statements):
+    an id no table has, or no column could hold, is a 404 like the ORM's, never a server
+    error; from a page with or without its stream, or a plain form; and so for every action."""
     alice = client_of("alice")
     sequence = hand_of(table).sequence
     for pk in (table.pk + 1000, 10**30):
         url = reverse("tables:online_act", args=[pk])
-        response = alice.post(url, move(table), headers={"X-Floorman-Stream": "1"})
-        assert response.status_code == 404
+        for headers in ({"X-Floorman-Stream": "1"}, FRAGMENT, {}):
+            response = alice.post(url, move(table), headers=headers)
+            assert response.status_code == 404
+        for name in ("tables:online_sit_out", "tables:online_back", "tables:online_leave"):
+            assert alice.post(reverse(name, args=[pk]), {"post": ""}).status_code == 404
     assert hand_of(table).sequence == sequence
 
 
