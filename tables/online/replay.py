@@ -24,7 +24,9 @@ from typing import Any, cast
 
 import redis
 from django.conf import settings
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 
+from config.cache import RedisCache
 from tournaments.live_clock import namespace
 
 logger = logging.getLogger(__name__)
@@ -80,14 +82,25 @@ def kept() -> bool:
     return settings.LIVE_BUS == "redis"
 
 
-@functools.cache
 def _client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
+    """The shared cache's Redis client (config.cache): a change's messages are kept in the
+    round trip of its cache's writes (tables.online.publish), so they are read there too."""
+    cache = caches[DEFAULT_CACHE_ALIAS]
+    if isinstance(cache, RedisCache):
+        client: redis.Redis = cache._cache.get_client(write=True)
+        return client
+    return _own_client(settings.REDIS_URL)
+
+
+@functools.cache
+def _own_client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url)
 
 
 @functools.cache
 def _script() -> redis.commands.core.Script:
-    return _client().register_script(KEEP_SCRIPT)
+    # Its text and SHA, run on the client of the moment (``_client``).
+    return redis.commands.core.Script(None, KEEP_SCRIPT.encode())  # type: ignore[arg-type]
 
 
 def table_key(table_id: int, created_at: datetime) -> str:
@@ -148,7 +161,7 @@ def keep_messages(
     if not kept() or (table is None and not own):
         return call.bodies
     try:
-        return call.numbered(_script()(keys=call.keys, args=call.args))
+        return call.numbered(_script()(keys=call.keys, args=call.args, client=_client()))
     except redis.RedisError:
         logger.warning("the messages of a change were not kept: sent as they are")
         return call.bodies

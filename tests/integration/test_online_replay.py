@@ -58,12 +58,12 @@ def server(django_db_setup, tmp_path_factory) -> Iterator[str]:
 
 
 @pytest.fixture(autouse=True)
-def kept(redis_test_url, monkeypatch) -> redis.Redis:
-    """The test process keeps its messages where uvicorn reads them (flushed before and after)."""
-    client = redis.Redis.from_url(redis_test_url)
-    monkeypatch.setattr(replay, "_client", lambda: client)
-    monkeypatch.setattr(replay, "_script", lambda: client.register_script(replay.KEEP_SCRIPT))
-    return client
+def kept(redis_test_url, settings) -> redis.Redis:
+    """The test process's cache, where its changes keep their messages (tables.online.replay),
+    is uvicorn's: the worker's own Redis database, flushed before and after."""
+    cache = {"BACKEND": "config.cache.RedisCache", "LOCATION": redis_test_url}
+    settings.CACHES = {"default": cache}
+    return redis.Redis.from_url(redis_test_url)
 
 
 @pytest.fixture
