@@ -29,7 +29,7 @@ from tables.hand_names import hand_name
 from tables.online.away import away_seats, dropped_seats, seat_numbers
 from tables.online.engine import PlayHand, is_stud, rebuild
 from tables.online.kept import kept_state
-from tables.online.models import ChipAccount, OnlineSeat, OnlineTable, TableHand
+from tables.online.models import ChipAccount, HandAction, OnlineSeat, OnlineTable, TableHand
 from tables.online.statements import Prepared
 from tables.online.table_pots import PotView, middle_pots, pot_total, results, won_by_position
 from tournaments.live_clock import namespace
@@ -232,21 +232,40 @@ def seat_names(seats: Iterable[OnlineSeat]) -> dict[int, str]:
 def build_snapshot(table_id: int, *, keep: bool = True) -> TableSnapshot | None:
     """The table as the database holds it now, kept in the cache under its version (unless
     ``keep`` is false: the caller keeps it, ``keep_snapshot``)."""
-    table = OnlineTable.objects.filter(pk=table_id).annotate(dropped=dropped_seats()).first()
+    table = _SNAPSHOT_TABLE.first(table_id)
     if table is None:
         return None
     seats = tuple(named_seats(table))
-    hand = TableHand.objects.filter(table=table).order_by("-number").first()
+    hand = _LAST_HAND.first(table_id)
     moves: tuple[dict[str, Any], ...] = ()
     if hand is not None:
-        moves = tuple(hand.actions.order_by("sequence").values_list("record", flat=True))
+        hand.table = table  # as the table's own manager would: no query to read it back
+        moves = tuple(record for (record,) in _MOVES.rows(hand.pk))
     snapshot = TableSnapshot(
         table=table, seats=seats, names=seat_names(seats), hand=hand, moves=moves,
-        away=seat_numbers(table.dropped),
+        away=seat_numbers(table.dropped),  # type: ignore[attr-defined]  # annotated
     )  # fmt: skip
     if keep:
         keep_snapshot(snapshot)
     return snapshot
+
+
+# Read for every change but a running hand's move (a deal, a hand's end, a seat's change, a
+# drop): compiled once (tables.online.statements); the ORM took longer to build and compile the
+# table's query, with its dropped seats, than PostgreSQL took to answer all three.
+_SNAPSHOT_TABLE = Prepared[OnlineTable](
+    lambda table_id: OnlineTable.objects.filter(pk=table_id).annotate(dropped=dropped_seats()),
+    int,
+)
+_LAST_HAND = Prepared[TableHand](
+    lambda table_id: TableHand.objects.filter(table_id=table_id).order_by("-number")[:1], int
+)
+_MOVES = Prepared[HandAction](
+    lambda hand_id: (
+        HandAction.objects.filter(hand_id=hand_id).order_by("sequence").values_list("record")
+    ),
+    int,
+)
 
 
 def keep_snapshot(snapshot: TableSnapshot, batch: Batch | None = None) -> None:

@@ -10,13 +10,15 @@ import uuid
 import pytest
 from django.db import transaction
 from django.db.models import F
+from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from tables.online import locks
 from tables.online import play as online_play
 from tables.online.away import away_seats, dropped_seats
 from tables.online.models import HandAction, OnlineSeat, OnlineTable, Presence, TableHand
-from tables.online.selectors import named_seats
+from tables.online.selectors import build_snapshot, named_seats
+from tables.online.services import TableError
 from tables.online.statements import Prepared
 from tests.tables.online_helpers import make_table, seat_players
 
@@ -164,3 +166,44 @@ def test_the_directors_event_lock_reads_what_the_orm_reads():
         assert prepared is not None
         assert_same(prepared, Event.objects.select_for_update(no_key=True).get(pk=event.pk))
     assert _EVENT.first(event.pk + 1_000) is None
+
+
+def test_a_tables_snapshot_reads_what_the_orm_reads_and_compiles_nothing_again(hand, monkeypatch):
+    """A change that is not a move of a running hand (a deal, a hand's end, a seat's, a drop)
+    publishes the table as build_snapshot reads it after the commit: its table with the dropped
+    seats (R3.10), its last hand and that hand's moves, as the ORM reads them; compiled once."""
+    running, users = hand
+    table = running.table
+    for action in ("call", "check", "fold"):  # a few moves stored, whichever are allowed
+        try:
+            online_play.act(
+                table=table, user=next(u for u in users if u.pk == running.user_ids[0]),
+                hand_id=running.pk, sequence=running.sequence, action=action,
+            )  # fmt: skip
+            break
+        except TableError:
+            continue
+    Presence.objects.create(user=users[1], streams=0, dropped_at=timezone.now())
+    snapshot = build_snapshot(table.pk, keep=False)
+    assert snapshot is not None
+    orm_table = OnlineTable.objects.annotate(dropped=dropped_seats()).get(pk=table.pk)
+    assert_same(snapshot.table, orm_table, "dropped")
+    assert snapshot.away == {2}
+    last = TableHand.objects.filter(table=table).order_by("-number").first()
+    assert last is not None
+    assert_same(snapshot.hand, last)
+    moves = list(last.actions.order_by("sequence").values_list("record", flat=True))
+    assert moves and list(snapshot.moves or ()) == moves  # the move, with its JSON converted
+    assert build_snapshot(make_table().pk, keep=False).hand is None  # no hand yet: none read
+    assert build_snapshot(table.pk + 1_000, keep=False) is None
+
+    compiled: list[object] = []
+    as_sql = SQLCompiler.as_sql
+
+    def counted(self, *args, **kwargs):
+        compiled.append(self.query.model)
+        return as_sql(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counted)
+    assert build_snapshot(table.pk, keep=False) is not None
+    assert compiled == []  # every query of it compiled once, at its first use
