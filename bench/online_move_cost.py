@@ -19,10 +19,13 @@ PostgreSQL's background processes (WAL writer, checkpointer, ...) are read over 
 and divided by its moves;
 they serve every database of the server (other helpers' too on a shared machine): an upper
 bound. Not measured here: the events process (uvicorn) that forwards the published messages to
-the tabs (bench/online_tables.py reads it). Not a timed test: read the ratios in one run.
+the tabs (bench/online_tables.py reads it). ``--seat-changes`` instead times a seat's changes
+between hands (chips added, back from sitting out), each published from a snapshot read after
+its commit. Not a timed test: read the ratios in one run.
 
     .venv/bin/python -m bench.online_move_cost
     .venv/bin/python -m bench.online_move_cost --tables 4 --bot-moves 150
+    .venv/bin/python -m bench.online_move_cost --seat-changes 40
 """
 
 from __future__ import annotations
@@ -432,6 +435,47 @@ def parts_lines(post: float, parts: Parts, moves: int) -> list[str]:
     return lines
 
 
+def seat_changes(count: int) -> dict[str, float]:
+    """``count`` tables of six English-reading tabs, a hand running without the sixth player
+    (sat out, his stack gone): his chips added (``add_chips``), then he comes back
+    (``come_back``), each a version published after its commit from a snapshot read then
+    (``build_snapshot``), and that publication alone. Mean ms of this process's CPU each."""
+    from django.contrib.auth.models import User
+
+    from tables.online import play as online_play
+    from tables.online import services as online_services
+    from tables.online.models import OnlineSeat
+    from tables.online.publish import publish_table_changed
+
+    floor = User.objects.create_user("floor-seats", password="x", is_staff=True)  # noqa: S106
+    rows = []
+    for number in range(count):
+        table, users = deep_table(floor, f"Seats {number}", f"seats{number}")
+        listen(table, users, "en")
+        user = list(users.values())[-1]
+        online_play.sit_out(table=table, user=user)
+        fold_out(table, users)
+        assert online_play.deal_hand(table=table) is not None
+        OnlineSeat.objects.filter(table=table, user=user).update(stack=0)
+        rows.append((table, user))
+    calls = {
+        "the publication alone (publish_table_changed)": lambda t, u: publish_table_changed(t.pk),
+        "add chips (add_chips)": lambda t, u: online_services.add_chips(
+            table=t, user=u, amount=1_000
+        ),
+        "come back (come_back)": lambda t, u: online_services.come_back(
+            table=t, user=u, post=False
+        ),
+    }
+    means = {}
+    for label, call in calls.items():
+        begin = time.process_time()
+        for table, user in rows:
+            call(table, user)
+        means[label] = (time.process_time() - begin) / count * 1000
+    return means
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=10)
@@ -441,6 +485,10 @@ def main() -> None:
         "--parts", type=int, default=0, metavar="MOVES",
         help="instead: MOVES POSTs through Django's request path, their CPU by part",
     )  # fmt: skip
+    parser.add_argument(
+        "--seat-changes", type=int, default=0, metavar="TABLES",
+        help="instead: a seat's changes (add chips, come back) at TABLES tables, CPU of each",
+    )  # fmt: skip
     args = parser.parse_args()
     # Production's settings (Redis set, DEBUG off) want both; a benchmark makes its own.
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
@@ -449,6 +497,12 @@ def main() -> None:
         os.environ["REDIS_URL"] = redis_url
         os.environ.pop("LIVE_BUS", None)  # follows REDIS_URL: redis
         setup_django(args.database)
+        if args.seat_changes:
+            print(f"A seat's change at {args.seat_changes} tables of six, a hand running:")
+            print("| change | ms of CPU each (this process) |\n|---|---:|")
+            for label, ms in seat_changes(args.seat_changes).items():
+                print(f"| {label} | {ms:.2f} |")
+            return
         if args.parts:
             post, parts = post_parts(args.parts)
             print(f"{args.parts} POSTs of a player's min-raise (a stream-open page's, 204):")
