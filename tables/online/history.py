@@ -47,6 +47,7 @@ from tables.online.engine import (
     stud_rules_of,
 )
 from tables.online.history_equity import chips_in, equity_by_record
+from tables.online.kept import stored_moves
 from tables.online.models import TableHand
 from tables.online.selectors import display_name
 
@@ -70,15 +71,11 @@ def visible_positions(hand: TableHand, viewer_id: int | None, *, all_cards: bool
     return mine | set(hand.shown)
 
 
-def _stored(hand: TableHand) -> list[dict[str, Any]]:
-    return list(hand.actions.order_by("sequence").values_list("record", flat=True))
-
-
 def viewer_hand(hand: TableHand, viewer_id: int | None, *, all_cards: bool = False) -> PlayHand:
     """The finished hand replayed with only the hole cards the viewer may see."""
     if not hand.is_over:
         raise ValueError("only a finished hand has a history")
-    stored = _stored(hand)
+    stored = stored_moves(hand.pk)
     full = rebuild(hand, stored)  # the stored moves as they are; decoded once below
     moves = [decode_move(data) for data in stored]
     seen = visible_positions(hand, viewer_id, all_cards=all_cards)

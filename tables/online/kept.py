@@ -14,13 +14,15 @@ import logging
 import pickle  # noqa: S403 - only of tokens this server sealed (AES-GCM authenticates them)
 from collections import OrderedDict
 from threading import Lock
+from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
 
 from tables.online.engine import PlayHand, rebuild
-from tables.online.models import TableHand
+from tables.online.models import HandAction, TableHand
 from tables.online.sealing import seal, unseal
+from tables.online.statements import Prepared
 from tournaments.live_clock import namespace
 
 logger = logging.getLogger(__name__)
@@ -95,11 +97,34 @@ def engine_of(hand: TableHand) -> PlayHand:
     engine = kept_state(hand)
     if engine is not None:
         return engine
-    moves = list(hand.actions.order_by("sequence").values_list("record", flat=True))
-    engine = rebuild(hand, moves)
+    engine = rebuild(hand, stored_moves(hand.pk))
     if not hand.is_over:
         keep_state(hand, engine)
     return engine
+
+
+def stored_moves(hand_id: int, *, through: int | None = None) -> list[dict[str, Any]]:
+    """The hand's durable log: its move records in order (up to the move ``through``)."""
+    rows = _MOVES.rows(hand_id) if through is None else _MOVES_THROUGH.rows(hand_id, through)
+    return [record for (record,) in rows]
+
+
+# Read on every replay and every snapshot read back: compiled once (tables.online.statements).
+_MOVES = Prepared[HandAction](
+    lambda hand_id: (
+        HandAction.objects.filter(hand_id=hand_id).order_by("sequence").values_list("record")
+    ),
+    int,
+)
+_MOVES_THROUGH = Prepared[HandAction](
+    lambda hand_id, through: (
+        HandAction.objects.filter(hand_id=hand_id, sequence__lte=through)
+        .order_by("sequence")
+        .values_list("record")
+    ),
+    int,
+    int,
+)
 
 
 def forget_local() -> None:

@@ -28,8 +28,8 @@ from tables.engine.stud import StudHand
 from tables.hand_names import hand_name
 from tables.online.away import away_seats, dropped_seats, seat_numbers
 from tables.online.engine import PlayHand, is_stud, rebuild
-from tables.online.kept import kept_state
-from tables.online.models import ChipAccount, HandAction, OnlineSeat, OnlineTable, TableHand
+from tables.online.kept import kept_state, stored_moves
+from tables.online.models import ChipAccount, OnlineSeat, OnlineTable, TableHand
 from tables.online.statements import Prepared
 from tables.online.table_pots import PotView, middle_pots, pot_total, results, won_by_position
 from tournaments.live_clock import namespace
@@ -240,7 +240,7 @@ def build_snapshot(table_id: int, *, keep: bool = True) -> TableSnapshot | None:
     moves: tuple[dict[str, Any], ...] = ()
     if hand is not None:
         hand.table = table  # as the table's own manager would: no query to read it back
-        moves = tuple(record for (record,) in _MOVES.rows(hand.pk))
+        moves = tuple(stored_moves(hand.pk))
     snapshot = TableSnapshot(
         table=table, seats=seats, names=seat_names(seats), hand=hand, moves=moves,
         away=seat_numbers(table.dropped),  # type: ignore[attr-defined]  # annotated
@@ -252,19 +252,14 @@ def build_snapshot(table_id: int, *, keep: bool = True) -> TableSnapshot | None:
 
 # Read for every change but a running hand's move (a deal, a hand's end, a seat's change, a
 # drop): compiled once (tables.online.statements); the ORM took longer to build and compile the
-# table's query, with its dropped seats, than PostgreSQL took to answer all three.
+# table's query, with its dropped seats, than PostgreSQL took to answer it (the hand's moves:
+# ``stored_moves``).
 _SNAPSHOT_TABLE = Prepared[OnlineTable](
     lambda table_id: OnlineTable.objects.filter(pk=table_id).annotate(dropped=dropped_seats()),
     int,
 )
 _LAST_HAND = Prepared[TableHand](
     lambda table_id: TableHand.objects.filter(table_id=table_id).order_by("-number")[:1], int
-)
-_MOVES = Prepared[HandAction](
-    lambda hand_id: (
-        HandAction.objects.filter(hand_id=hand_id).order_by("sequence").values_list("record")
-    ),
-    int,
 )
 
 
@@ -349,8 +344,7 @@ def _engine(snapshot: TableSnapshot) -> PlayHand | None:
     if engine is None:
         moves = snapshot.moves
         if moves is None:  # a move's snapshot: the rows up to its sequence
-            rows = hand.actions.filter(sequence__lte=hand.sequence).order_by("sequence")
-            moves = tuple(rows.values_list("record", flat=True))
+            moves = tuple(stored_moves(hand.pk, through=hand.sequence))
         engine = rebuild(hand, list(moves))
     _engines.last = (snapshot, engine)
     return engine

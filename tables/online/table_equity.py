@@ -22,7 +22,7 @@ from tables.engine import DealBoard, StudHand
 from tables.online.engine import PlayHand, is_stud, rebuild
 from tables.online.history import viewer_hand
 from tables.online.history_equity import equity_by_record
-from tables.online.kept import kept_state
+from tables.online.kept import kept_state, stored_moves
 from tables.online.models import TableHand
 from tournaments.live_clock import namespace
 
@@ -87,8 +87,7 @@ def _runout(hand: TableHand, game: str) -> list[StreetEquity]:
 def _runout_streets(hand: TableHand, game: str) -> list[StreetEquity]:
     engine = kept_state(hand)
     if engine is None:
-        moves = hand.actions.filter(sequence__lte=hand.sequence).order_by("sequence")
-        engine = rebuild(hand, list(moves.values_list("record", flat=True)))
+        engine = rebuild(hand, stored_moves(hand.pk, through=hand.sequence))
     # Only the tabled hands and the board dealt: the deck is never read (all_in_equity).
     tabled = not isinstance(engine, StudHand) and engine.tabled
     return _streets_of(hand, engine, game) if tabled else []

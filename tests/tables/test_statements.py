@@ -16,9 +16,9 @@ from django.utils import timezone
 from tables.online import locks
 from tables.online import play as online_play
 from tables.online.away import away_seats, dropped_seats
+from tables.online.kept import stored_moves
 from tables.online.models import HandAction, OnlineSeat, OnlineTable, Presence, TableHand
 from tables.online.selectors import build_snapshot, named_seats
-from tables.online.services import TableError
 from tables.online.statements import Prepared
 from tests.tables.online_helpers import make_table, seat_players
 
@@ -174,15 +174,7 @@ def test_a_tables_snapshot_reads_what_the_orm_reads_and_compiles_nothing_again(h
     seats (R3.10), its last hand and that hand's moves, as the ORM reads them; compiled once."""
     running, users = hand
     table = running.table
-    for action in ("call", "check", "fold"):  # a few moves stored, whichever are allowed
-        try:
-            online_play.act(
-                table=table, user=next(u for u in users if u.pk == running.user_ids[0]),
-                hand_id=running.pk, sequence=running.sequence, action=action,
-            )  # fmt: skip
-            break
-        except TableError:
-            continue
+    _call(running, users)  # a move stored
     Presence.objects.create(user=users[1], streams=0, dropped_at=timezone.now())
     snapshot = build_snapshot(table.pk, keep=False)
     assert snapshot is not None
@@ -207,3 +199,28 @@ def test_a_tables_snapshot_reads_what_the_orm_reads_and_compiles_nothing_again(h
     monkeypatch.setattr(SQLCompiler, "as_sql", counted)
     assert build_snapshot(table.pk, keep=False) is not None
     assert compiled == []  # every query of it compiled once, at its first use
+
+
+def _call(running: TableHand, users) -> None:
+    """The player to act calls (pre-flop, facing the big blind: always allowed)."""
+    actor = running.user_ids[online_play.engine_of(running).actor]
+    online_play.act(
+        table=running.table, user=next(user for user in users if user.pk == actor),
+        hand_id=running.pk, sequence=running.sequence, action="call",
+    )  # fmt: skip
+    running.refresh_from_db()
+
+
+def test_the_stored_moves_are_the_orms_up_to_any_move(hand):
+    """Every replay reads the hand's log with ``stored_moves``: each record as the ORM reads
+    it (its JSON converted), in order, all of them or up to a move ``through``."""
+    running, users = hand
+    _call(running, users)
+    _call(running, users)
+    orm = list(running.actions.order_by("sequence").values_list("sequence", "record"))
+    assert len(orm) == 2
+    assert stored_moves(running.pk) == [record for _sequence, record in orm]
+    first = orm[0][0]
+    assert stored_moves(running.pk, through=first) == [orm[0][1]]
+    assert stored_moves(running.pk, through=first - 1) == []
+    assert stored_moves(running.pk + 1_000) == []
