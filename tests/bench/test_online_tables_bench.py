@@ -173,12 +173,18 @@ def test_a_herd_of_streams_opening_uses_a_few_database_connections_at_once():
     pages and the Celery worker failed. The events process now lets a few at a time through."""
     running, most = 0, 0
     lock = threading.Lock()
+    full = threading.Event()  # as many as the gate lets through have come in at once
 
     def work() -> None:
         nonlocal running, most
         with lock:
             running += 1
             most = max(most, running)
+            if running == online_live.DATABASE_CALLS_AT_ONCE:
+                full.set()
+        # The first ones wait for the gate to fill rather than for a time: on a loaded machine a
+        # short sleep could end before the last of them had a thread (CI read 7 for 8).
+        full.wait(timeout=30)
         time.sleep(0.01)
         with lock:
             running -= 1
