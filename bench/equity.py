@@ -1,6 +1,6 @@
-"""All-in equity speed: time to an answer (pre-flop heads-up and three-way, sampled; flop and
-turn, exact) and boards evaluated a second by the exact enumeration against the same
-enumeration with treys' evaluator, in the same run. Usage:
+"""All-in equity speed: time to an answer (pre-flop heads-up and three-way, and Omaha heads-up,
+sampled; flop and turn, exact) and boards evaluated a second by the exact enumeration against
+the same enumeration with treys' evaluator, in the same run. Usage:
 ``python bench/equity.py [--repeats R] [--samples N]``.
 """
 
@@ -25,6 +25,7 @@ from tables.engine import DECK_SIZE, all_in_equity, card_name, parse_cards  # no
 CASES = [
     ("pre-flop heads-up AsAh v KdKc (sampled)", ("AsAh", "KdKc"), ""),
     ("pre-flop three-way AsAh v KdKc v 7c6c (sampled)", ("AsAh", "KdKc", "7c6c"), ""),
+    ("pre-flop Omaha heads-up AsKdQhJc v 2c3c4d5d (sampled)", ("AsKdQhJc", "2c3c4d5d"), ""),
     ("flop heads-up AhKh v 7s7d on Qh7h2c (exact, 990 boards)", ("AhKh", "7s7d"), "Qh7h2c"),
     ("flop three-way AsKs v QhQd v 9c8c on Qs7c6c (exact)", ("AsKs", "QhQd", "9c8c"), "Qs7c6c"),
     ("turn heads-up AhKh v 7s7d on Qh7h2c3d (exact, 44 boards)", ("AhKh", "7s7d"), "Qh7h2c3d"),
@@ -75,8 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         board = parse_cards(board_text) if board_text else []
         result: list = []
 
-        def work(hands=hands, board=board, result=result) -> None:
-            result[:] = all_in_equity(game="holdem", hands=hands, board=board, samples=args.samples)
+        game = "omaha" if len(hands[0]) == 4 else "holdem"
+
+        def work(hands=hands, board=board, result=result, game=game) -> None:
+            result[:] = all_in_equity(game=game, hands=hands, board=board, samples=args.samples)
 
         best, median = best_of(args.repeats, work)
         first = result[0]

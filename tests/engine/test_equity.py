@@ -4,6 +4,7 @@ on fixed hands, and bad input refused."""
 
 from __future__ import annotations
 
+import random
 import warnings
 from itertools import combinations
 
@@ -105,6 +106,22 @@ def test_omaha_flop_is_the_brute_force_exactly():
     board = parse_cards("Td9d2s")
     result = all_in_equity(game="omaha", hands=hands, board=board)
     assert figures(result) == pytest.approx(brute_force(hands, board, omaha=True), abs=1e-12)
+
+
+@pytest.mark.parametrize("suits", [4, 2], ids=["any-suits", "two-suits"])
+def test_omaha_on_random_turns_is_the_brute_force_exactly(suits):
+    """R7.1 on deals the test makes up: from a deck of two suits most boards hold three of a
+    suit, so the flushes (and the fives valued by their ranks alone beside them) are tried."""
+    deal = random.Random(f"omaha-{suits}")  # the deal only; the figures are not random
+    cards = [card for card in range(DECK_SIZE) if card & 3 < suits]
+    for _ in range(15):
+        players = deal.choice([2, 3])
+        dealt = deal.sample(cards, 4 * players + 4)
+        hands = [dealt[4 * i : 4 * i + 4] for i in range(players)]
+        board = dealt[4 * players :]
+        result = all_in_equity(game="omaha", hands=hands, board=board)
+        expected = brute_force(hands, board, omaha=True)
+        assert figures(result) == pytest.approx(expected, abs=1e-12), (hands, board)
 
 
 def test_draw_holdem_after_the_last_swap_round_is_holdem():
