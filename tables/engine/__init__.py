@@ -35,7 +35,7 @@ from tables.engine.commitment import verify as verify_commitment
 from tables.engine.dealing import Seats, plan_seats
 from tables.engine.describe import HandName, best_five, describe
 from tables.engine.draw import AwardSwapFees, DrawHand, Reshuffle, StandPat, Swap, public_view
-from tables.engine.equity import Equity, all_in_equity
+from tables.engine.equity import SAMPLER_VERSION, Equity, all_in_equity
 from tables.engine.evaluator import HandCategory, evaluate, evaluate_omaha, evaluate_unchecked
 from tables.engine.holdem import Hand
 from tables.engine.pots import Pot, build_pots, split_pot
@@ -102,6 +102,7 @@ __all__ = [
     "Reshuffle",
     "ReturnUncalled",
     "Rules",
+    "SAMPLER_VERSION",
     "Seats",
     "ShowHand",
     "StandPat",

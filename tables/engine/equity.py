@@ -39,6 +39,9 @@ _ALIASES = {"nl_holdem": "holdem", "pl_holdem": "holdem", "fl_holdem": "holdem",
 EXACT_LIMIT = 200_000
 DEFAULT_SAMPLES = {"holdem": 20_000, "omaha": 4_000, "draw_holdem": 20_000}
 _MASK64 = (1 << 64) - 1
+# The sampling's version: the same seed draws other runouts when it changes (2: one 64-bit draw
+# a runout), so figures kept by seed (tables.online.history_equity) are kept under it too.
+SAMPLER_VERSION = 2
 # Added to a board's keys, a suit's 4-bit counter reaches FLUSH_BITS at three cards of the suit.
 _THREE_OF_A_SUIT = 0x5555
 

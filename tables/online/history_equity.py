@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.utils.crypto import salted_hmac
 
 from tables.engine import (
+    SAMPLER_VERSION,
     BringIn,
     Call,
     DealBoard,
@@ -117,7 +118,7 @@ def _kept_figures(
 ) -> list[tuple[float, float]]:
     """Each hand's (win, tie) in percent: kept, else computed and kept ([]: no figures). A
     cache that fails costs a computation, never the figures."""
-    what = repr((game, hands, board, samples, seed))
+    what = repr((SAMPLER_VERSION, game, hands, board, samples, seed))
     digest = salted_hmac("floorman.equity", what, algorithm="sha256").hexdigest()
     key = f"online-equity-figures:{digest}"
     try:
