@@ -22,17 +22,15 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
-from django.template.loader import render_to_string
 from django.utils import translation
 
+from tables.online.drawing import PRIVATE, PUBLIC, draw
 from tables.online.languages import codes
 from tables.online.models import OnlineTable
 from tables.online.selectors import TableSnapshot, TableView, table_view
 from tournaments.live_clock import namespace
 
 logger = logging.getLogger(__name__)
-PUBLIC_TEMPLATE = "tables/_online_public.html"
-PRIVATE_TEMPLATE = "tables/_online_private.html"
 SENT_SECONDS = 60 * 60
 
 
@@ -42,7 +40,7 @@ def _in_languages(
     rendered: dict[str, str] = {}
     for code in codes() if languages is None else languages:
         with translation.override(code):
-            rendered[code] = str(render_to_string(template, context))
+            rendered[code] = str(draw(template, context))
     return rendered
 
 
@@ -54,7 +52,7 @@ def public_message(
     bumps the version too)."""
     table = snapshot.table
     view = table_view(snapshot, AnonymousUser())  # its away seats read with its table's row
-    html = _in_languages(PUBLIC_TEMPLATE, {"table": table, "view": view}, languages)
+    html = _in_languages(PUBLIC, {"table": table, "view": view}, languages)
     return {"table": table.pk, "version": table.version, "html": html}
 
 
@@ -87,7 +85,7 @@ def _private(
 ) -> dict[str, Any]:
     # ``carried``: his cards travel in the part, for the page to lay into his seat.
     context = {"table": table, "view": view, "user": viewer, "carried": True}
-    html = _in_languages(PRIVATE_TEMPLATE, context, languages)
+    html = _in_languages(PRIVATE, context, languages)
     return {"user": viewer.pk, "what": "private", "table": table.pk,
             "version": table.version, "html": html}  # fmt: skip
 
