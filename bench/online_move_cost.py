@@ -42,6 +42,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -60,6 +61,7 @@ from bench.server_cpu import (  # noqa: E402
 )
 
 SEQUENCES = (5, 60)
+_FORM = "application/x-www-form-urlencoded"  # as static/js/table.js posts a form
 PROCESSES = ("python", "postgres", "redis")
 
 
@@ -356,9 +358,9 @@ def _patched(parts: Parts) -> list[tuple[Any, str, Any]]:
 def post_parts(moves: int) -> tuple[float, Parts]:
     """A player's min-raise POSTed ``moves`` times through Django's whole request path (the
     middleware, the session, the user's row, CSRF, the form, the view, the move and its
-    publishing), as a stream-open page sends it (answered 204), at a table of six players whose
-    tabs read English: the mean CPU seconds a POST, and the parts. The request is built before
-    the clock starts (gunicorn's part, not Django's)."""
+    publishing), as a stream-open page sends it (url-encoded, answered 204), at a table of six
+    players whose tabs read English: the mean CPU seconds a POST, and the parts. The request is
+    built before the clock starts (gunicorn's part, not Django's)."""
     from django.conf import settings
     from django.contrib.auth.models import User
     from django.core.handlers.wsgi import WSGIHandler
@@ -399,7 +401,7 @@ def post_parts(moves: int) -> tuple[float, Parts]:
             factory.cookies[settings.CSRF_COOKIE_NAME] = secret
             data = {"hand": hand.pk, "sequence": hand.sequence, "action": "raise",
                     "amount": engine.min_raise_to(), "key": uuid.uuid4().hex}  # fmt: skip
-            request = factory.post(path, data, headers={
+            request = factory.post(path, urlencode(data), _FORM, headers={
                 "Host": host, "X-CSRFToken": secret, "X-Floorman": "table",
                 "X-Floorman-Stream": "1",
             })  # fmt: skip

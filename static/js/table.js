@@ -254,9 +254,11 @@
     const shownBefore = `${sentAt.hand}:${sentAt.sequence}`;
     let answered = false;
     try {
+      // Sent url-encoded, not as multipart: Django reads such a body in a tenth of the CPU
+      // (issue 17: half a millisecond of every move; the forms carry no file).
       const response = await fetch(form.getAttribute("action"), {
         method: "POST",
-        body: data,
+        body: new URLSearchParams(data),
         headers,
         credentials: "same-origin",
       });

@@ -149,7 +149,10 @@ def test_three_players_sit_and_play_to_a_showdown_by_the_buttons(live_server, ne
     expect(actions.locator("[data-raise-amount]")).to_have_text("100")
     actions.locator("[data-preset=pot]").click()
     _shot(alice, "online-raise-desktop.png")
-    _move(alice, "raise", table)
+    with alice.expect_request(lambda request: request.method == "POST") as sent:
+        _move(alice, "raise", table)
+    # url-encoded, not multipart: a tenth of Django's CPU to read (issue 17)
+    assert sent.value.headers["content-type"].startswith("application/x-www-form-urlencoded")
     _follow(pages, table)
     expect(bob.get_by_test_id("bet-1")).to_have_text("35")
     _move(bob, "fold", table)
