@@ -10,9 +10,9 @@ Jinja2 compiles a template to Python once; the same parts cost a fraction of it
 
 The parts are drawn as Django draws them: in the active language (``_`` is Django's gettext,
 trusted as ``{% translate %}`` trusts it; makemessages finds the ``_("...")`` marks), escaped
-(Django's safe strings stay safe), a missing
-attribute empty (``ChainableUndefined``, as Django's templates), the forms' CSRF field only where
-a request is given (a stream message has none: the page puts its own in).
+(Django's safe strings stay safe), a missing attribute empty (``ChainableUndefined``, as in
+Django's templates), the forms' CSRF field only where a request is given (a stream message has
+none: the page puts its own in).
 """
 
 from __future__ import annotations
