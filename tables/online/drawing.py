@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import functools
 import time
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
 from django.template.backends.utils import csrf_input_lazy
+from django.template.defaultfilters import date
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import formats
@@ -51,11 +51,6 @@ def _url(name: str, *args: Any) -> str:
     return reverse(name, args=args)
 
 
-def _epoch(moment: datetime | None) -> str:
-    """A moment as whole seconds since 1970 (Django's ``date:'U'``), empty for none."""
-    return "" if moment is None else str(int(moment.timestamp()))
-
-
 def _localize(number: float) -> str:
     """A figure in the active language's format (an all-in percentage: 45.3, German 45,3)."""
     return str(formats.localize(number, use_l10n=True))
@@ -73,7 +68,7 @@ def environment() -> Environment:
     )
     jinja.globals.update(
         _=_translated, static=static, url=_url, table_url=table_url, draw_card=card,
-        card_backs=card_backs, draw_pot=pot, epoch=_epoch, now_epoch=lambda: int(time.time()),
+        card_backs=card_backs, draw_pot=pot, date=date, now_epoch=lambda: int(time.time()),
         localize=_localize, all_in_equity_of=all_in_equity_of,
         event_seat_elsewhere=event_seat_elsewhere,
     )  # fmt: skip
