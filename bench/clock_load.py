@@ -20,16 +20,24 @@ import random
 import re
 import resource
 import statistics
+import sys
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
 
-HOST = "127.0.0.1"
+# Run as a script (bench/clock_phones.py starts it): the repository's root on the path.
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.raw_http import HOST, Stream, request  # noqa: E402
+
 ARRIVALS = 25  # phones that open the page together
 HAS_WAIT = 30.0  # seconds every phone gets to show a change before it counts as missing
 SLEEP_SECONDS = 2.0  # how long a sleeping phone's stream is away
@@ -76,21 +84,8 @@ def summary(values: list[float]) -> dict[str, float]:
 
 async def get(port: int, path: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
     """One HTTP/1.1 GET on a fresh connection (gunicorn's sync workers close it anyway)."""
-    reader, writer = await asyncio.open_connection(HOST, port)
-    try:
-        lines = [f"GET {path} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close"]
-        lines += [f"{name}: {value}" for name, value in headers.items()]
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
-        data = await reader.read()
-    finally:
-        writer.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    status_line, *header_lines = head.decode("latin-1").split("\r\n")
-    parsed = {}
-    for line in header_lines:
-        name, _, value = line.partition(":")
-        parsed[name.strip().lower()] = value.strip()
-    return int(status_line.split()[1]), parsed, body
+    answer = await request(port, "GET", path, headers)
+    return answer.status_code, answer.headers, answer.content
 
 
 ENDS_AT = re.compile(rb'data-ends-at="([^"]*)"')
@@ -177,51 +172,26 @@ class Phone:
 
     async def stream(self) -> None:
         """The event stream (one per tab); clock states are applied, nudges fetch."""
+        headers = {"Last-Event-ID": self.clock_id} if self.clock_id else {}
         try:
-            reader, writer = await asyncio.open_connection(HOST, self.args.events_port)
+            stream = await Stream.open(self.args.events_port, self.args.stream, headers)
         except OSError:
             self.stats.error("stream:connect")
             return
         try:
-            last = f"Last-Event-ID: {self.clock_id}\r\n" if self.clock_id else ""
-            request = (
-                f"GET {self.args.stream} HTTP/1.1\r\nHost: {HOST}:{self.args.events_port}\r\n"
-                f"Accept: text/event-stream\r\n{last}\r\n"
-            )
-            writer.write(request.encode())
-            head = await reader.readuntil(b"\r\n\r\n")
-            status = head.split(b"\r\n", 1)[0].split()[1].decode()
-            if status != "200":
-                self.stats.error(f"stream:status:{status}")
+            if stream.status_code != 200:
+                self.stats.error(f"stream:status:{stream.status_code}")
                 return
-            chunked = b"transfer-encoding: chunked" in head.lower()
             self.stream_open = True
             self.connected.set()
-            await self._read_events(reader, chunked)
+            async for block in stream.frames():
+                self._on_block(block.decode())
             self.stats.error("stream:closed")
         except (OSError, asyncio.IncompleteReadError):
             self.stats.error("stream:broken")
         finally:
             self.stream_open = False
-            writer.close()
-
-    async def _read_events(self, reader: asyncio.StreamReader, chunked: bool) -> None:
-        buffer = b""
-        while True:
-            if chunked:
-                size = int((await reader.readline()).strip() or b"0", 16)
-                if size == 0:
-                    return
-                buffer += await reader.readexactly(size)
-                await reader.readexactly(2)
-            else:
-                data = await reader.read(65536)
-                if not data:
-                    return
-                buffer += data
-            while b"\n\n" in buffer:
-                block, buffer = buffer.split(b"\n\n", 1)
-                self._on_block(block.decode())
+            stream.close()
 
     def _on_block(self, block: str) -> None:
         lines = block.split("\n")

@@ -17,7 +17,10 @@ every 15 s anyway). When the fragment says it is his turn, he thinks (``--think`
 house bots' 0.6-1.6 s, tables.online.play.BOT_THINKS), picks a legal move at random (seeded)
 from the buttons present (fold, check, call, or raise to one of the preset amounts) and posts it
 with a fresh key. A player sitting out (broke, or timed out: R2.9) adds chips if broke and comes
-back, through the page's forms. Beat starts once every tab shows its table.
+back, through the page's forms. Beat starts once every tab shows its table. The tabs speak HTTP
+through bench.raw_http (a connection a request, as gunicorn's workers close it anyway; a stream
+read by frame), and a table's message, the same bytes on each of its tabs' streams, is read and
+checked once: the load generator shares the servers' two cores and must cost them little.
 
 A move's round trip runs from just before its POST until every page of the table shows it: the
 table's message on each player's stream (the actor's POST is answered 204, as table.js asks
@@ -58,9 +61,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import psycopg
 
+from bench.raw_http import Answer, Stream, frame_fields, request
 from bench.results import append_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,6 +92,7 @@ GOAL_P95_MS = 150.0
 SHOW_WAIT = 10.0  # seconds a move gets to reach every page of its table before it is missing
 SAFETY_SECONDS = 15.0  # static/js/table.js SAFETY_MS: a conditional GET while the stream is up
 DRAIN_SECONDS = 10.0  # after the window: no new moves, the last ones reach their pages
+PUBLIC_KEPT = 512  # the table messages read once for every tab (Run.read_public)
 READY_WAIT = 120.0  # seconds every tab gets to show its table before beat starts dealing
 MIN_MOVES_WAIT = 300.0  # seconds a window may grow past --seconds to hold --min-moves moves
 BUY_IN = 1_000
@@ -312,21 +316,13 @@ class Run:
     def __init__(self, args: argparse.Namespace, layout: dict[str, Any]) -> None:
         self.args = args
         self.stats = Stats()
-        self.web = httpx.AsyncClient(
-            base_url=args.web_url,
-            timeout=30,
-            limits=httpx.Limits(max_connections=args.connections, max_keepalive_connections=0),
-        )
-        # httpx's pool scans its queue of waiting requests at every turn: with hundreds waiting
-        # the load generator's loop stalled for seconds (and gunicorn's workers waited for
-        # requests it had connected but not sent). The gate keeps that queue empty.
+        # At most --connections requests to gunicorn at once, as a proxy in front of it would
+        # hold them (bench.raw_http: one connection a request, as gunicorn's workers close it).
         self.gate = asyncio.Semaphore(args.connections)
-        streams = sum(len(table["players"]) for table in layout["tables"])
-        self.events = httpx.AsyncClient(
-            base_url=args.events_url,
-            timeout=httpx.Timeout(30, read=None),
-            limits=httpx.Limits(max_connections=streams + 8, max_keepalive_connections=0),
-        )
+        # A table's message is the same bytes on each of its tabs' streams: read and checked
+        # once (its JSON, its public table, its leaks), then each tab shows it as its own. The
+        # newest few hundred are kept, in the order they came.
+        self.public: dict[bytes, tuple[dict[str, Any], Fragment | None, list[str]]] = {}
         rng = random.Random(args.seed)
         self.tables = [Table(self, spec, rng) for spec in layout["tables"]]
         self.buy_in = int(layout["buy_in"])
@@ -337,9 +333,30 @@ class Run:
     def in_window(self, moment: float) -> bool:
         return self.window[0] <= moment < self.window[1]
 
-    async def close(self) -> None:
-        await self.web.aclose()
-        await self.events.aclose()
+    def read_public(self, data: bytes) -> tuple[dict[str, Any], Fragment | None, list[str]]:
+        """A stream message's JSON and, for the table's own message, its public table and what
+        it leaks (seen by nobody in particular); each read once however many tabs get it."""
+        known = self.public.get(data)
+        if known is not None:
+            return known
+        message = json.loads(data)
+        fragment = None
+        if "user" not in message and "html" in message:
+            fragment = parse_public(message["html"]["en"])
+        found = leaks(fragment, 0) if fragment is not None else []
+        if "user" not in message:
+            if len(self.public) >= PUBLIC_KEPT:
+                del self.public[next(iter(self.public))]
+            self.public[data] = (message, fragment, found)
+        return message, fragment, found
+
+    async def get(self, path: str, headers: dict[str, str]) -> Answer:
+        async with self.gate:
+            return await request(self.args.web_port, "GET", path, headers)
+
+    async def post(self, path: str, headers: dict[str, str], form: dict[str, str]) -> Answer:
+        async with self.gate:
+            return await request(self.args.web_port, "POST", path, headers, form=form)
 
 
 class Table:
@@ -427,7 +444,7 @@ class Player:
         while not self.run.closing:
             try:
                 await self._stream_once()
-            except (httpx.TransportError, httpx.HTTPStatusError) as error:
+            except (OSError, EOFError) as error:
                 self.run.stats.error("stream broken", repr(error))
             except (ValueError, KeyError, TypeError) as error:
                 self.run.stats.error("stream message unreadable", repr(error))
@@ -437,28 +454,26 @@ class Player:
 
     async def _stream_once(self) -> None:
         url = f"/play/events/?t={self.table.pk}"
-        headers = {"Cookie": self.cookie, "Accept": "text/event-stream"}
-        async with self.run.events.stream("GET", url, headers=headers) as response:
-            self.run.stats.status("stream", response.status_code)
-            if response.status_code != 200:
-                self.run.stats.error(f"stream {response.status_code}")
+        stream = await Stream.open(self.run.args.events_port, url, {"Cookie": self.cookie})
+        try:
+            self.run.stats.status("stream", stream.status_code)
+            if stream.status_code != 200:
+                self.run.stats.error(f"stream {stream.status_code}")
                 return
-            event = ""
-            async for line in response.aiter_lines():
-                if line.startswith("event:"):
-                    event = line[6:].strip()
-                elif line.startswith("data:") and event == "changed":
-                    self.on_changed(line[5:].strip())
-                elif not line:
-                    event = ""
+            async for frame in stream.frames():
+                event, data = frame_fields(frame)
+                if event == b"changed":
+                    self.on_changed(data)
+        finally:
+            stream.close()
 
-    def on_changed(self, data: str) -> None:
+    def on_changed(self, data: bytes) -> None:
         """The table's message (its public table, or a nudge with its version), or the
         player's own (his private part, or news of his chips), which only his tabs get.
         table.js places a message's table at once, no request; a bare nudge fetches. Anything
         else on his stream is a leak."""
         self.run.stats.messages_checked += 1
-        message = json.loads(data)
+        message, fragment, found = self.run.read_public(data)
         keys = set(message)
         if "user" not in keys and keys <= {"table", "version", "html"}:
             if message["table"] != self.table.pk or message["version"] <= self.version:
@@ -466,11 +481,10 @@ class Player:
             if "html" not in message:
                 self.nudge()
                 return
-            fragment = parse_public(message["html"]["en"])
             if fragment is None:
-                self.run.stats.error("a table message without its table", data[:200])
+                self.run.stats.error("a table message without its table", repr(data[:200]))
                 return
-            self.show_public(fragment, time.time())
+            self.show_public(fragment, found, time.time())
         # seq, prev: the own messages' numbers (tables.online.replay)
         elif message.get("user") == self.user_id and keys <= {
             "user", "what", "table", "version", "html", "event", "seq", "prev"
@@ -482,16 +496,17 @@ class Player:
                 return
             private = parse_private(message["html"]["en"], self.csrf)
             if private is None:
-                self.run.stats.error("a private message without its part", data[:200])
+                self.run.stats.error("a private message without its part", repr(data[:200]))
                 return
             self.take_turn(private)
         else:
             self.run.stats.leaks.append(f"user {self.user_id}'s stream: {data!r}")
 
-    def show_public(self, fragment: Fragment, at: float) -> None:
-        """The public table of a new version: checked (no live card in any seat), shown."""
+    def show_public(self, fragment: Fragment, found: list[str], at: float) -> None:
+        """The public table of a new version, checked (``found``: the live cards it shows in
+        any seat, from leaks(fragment, 0)), shown."""
         self.run.stats.fragments_checked += 1
-        for leak in leaks(fragment, 0):
+        for leak in found:
             self.run.stats.leaks.append(f"table {self.table.pk} hand {fragment.hand}: {leak}")
         self.version = fragment.version
         self.last_fetch = time.monotonic()  # table.js: a carried table puts off the safety poll
@@ -521,11 +536,8 @@ class Player:
         self.last_fetch = time.monotonic()
         extra = {"If-None-Match": self.etag} if self.etag else {}
         try:
-            async with self.run.gate:
-                response = await self.run.web.get(
-                    f"/play/t/{self.table.pk}/state/", headers=self.headers(**extra)
-                )
-        except httpx.TransportError as error:
+            response = await self.run.get(f"/play/t/{self.table.pk}/state/", self.headers(**extra))
+        except (OSError, ValueError) as error:
             self.run.stats.error("fragment: transport", repr(error))
             return
         at = time.time()
@@ -614,14 +626,12 @@ class Player:
 
     async def post(
         self, kind: str, url: str, data: dict[str, str], extra: dict[str, str] | None = None
-    ) -> httpx.Response | None:
+    ) -> Answer | None:
         """A form post as the page sends it; the answer is the new fragment, which it shows, or
         for a move with the stream open a 204 (the stream's messages show it)."""
         try:
-            async with self.run.gate:
-                headers = self.headers(**(extra or {}))
-                response = await self.run.web.post(url, data=data, headers=headers)
-        except httpx.TransportError as error:
+            response = await self.run.post(url, self.headers(**(extra or {})), data)
+        except (OSError, ValueError) as error:
             self.run.stats.error(f"{kind}: transport", repr(error))
             return None
         at = time.time()
@@ -664,21 +674,20 @@ def summary(values: list[float], missing: int = 0) -> dict[str, Any]:
 async def peers(run: Run, clock: str) -> None:
     """The peers, open loop from their own connections: a static file and the clock fragment."""
     paths = {"static": run.args.static, "clock": clock}
-    async with httpx.AsyncClient(base_url=run.args.web_url, timeout=30) as client:
-        while not run.closing:
-            for name, path in paths.items():
-                started = time.time()
-                try:
-                    response = await client.get(path)
-                except httpx.TransportError as error:
-                    run.stats.error(f"peer {name}: transport", repr(error))
-                    continue
-                run.stats.status(f"peer {name}", response.status_code)
-                if response.status_code != 200:
-                    run.stats.error(f"peer {name} {response.status_code}", response.text)
-                elif run.in_window(started):
-                    run.stats.peers.setdefault(name, []).append(time.time() - started)
-            await asyncio.sleep(1 / run.args.peer_rate)
+    while not run.closing:
+        for name, path in paths.items():
+            started = time.time()
+            try:
+                response = await request(run.args.web_port, "GET", path)
+            except (OSError, ValueError) as error:
+                run.stats.error(f"peer {name}: transport", repr(error))
+                continue
+            run.stats.status(f"peer {name}", response.status_code)
+            if response.status_code != 200:
+                run.stats.error(f"peer {name} {response.status_code}", response.text)
+            elif run.in_window(started):
+                run.stats.peers.setdefault(name, []).append(time.time() - started)
+        await asyncio.sleep(1 / run.args.peer_rate)
 
 
 async def watch(run: Run) -> None:
@@ -753,7 +762,6 @@ async def play(
             for task in list(player.background):
                 task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await run.close()
     return report | results(run, args)
 
 
