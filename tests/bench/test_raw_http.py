@@ -77,8 +77,8 @@ def test_no_http_answer_is_an_error_not_a_status() -> None:
     async def nothing(_: bytes) -> bytes:
         return b""
 
-    for handler in (garbage, nothing):
-        with pytest.raises(ValueError):
+    for handler, reason in ((garbage, "not an HTTP answer"), (nothing, "an answer cut short")):
+        with pytest.raises(ValueError, match=reason):
             asyncio.run(serve(handler, lambda port: request(port, "GET", "/")))
 
 
