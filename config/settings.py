@@ -98,6 +98,23 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Parameters bound by PostgreSQL instead of quoted into each query's text by psycopg, and
+    # a query run DB_PREPARE_THRESHOLD times on a connection prepared there: parsed and planned
+    # once, not at every run (issue 17: a move runs the same ten statements every time;
+    # bench/RESULTS.md, fifteenth pass). A pooler in transaction mode needs named prepared
+    # statements supported (PgBouncer 1.21+, max_prepared_statements) or DB_PREPARE_THRESHOLD
+    # set to "off" (docs/operations.md).
+    _prepare = os.environ.get("DB_PREPARE_THRESHOLD", "5").strip().lower()
+    if _prepare not in {"off", "none", ""} and not (_prepare.isdigit() and int(_prepare) > 0):
+        raise ImproperlyConfigured(
+            f"DB_PREPARE_THRESHOLD={_prepare!r}: a number of runs (1 or more) or 'off'"
+        )
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options.setdefault("server_side_binding", True)
+    _options.setdefault(
+        "prepare_threshold", None if _prepare in {"off", "none", ""} else int(_prepare)
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (web, worker, beat) share the file: wait for locks, write-ahead log.
     DATABASES["default"]["OPTIONS"] = {
