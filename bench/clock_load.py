@@ -82,12 +82,6 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
-async def get(port: int, path: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
-    """One HTTP/1.1 GET on a fresh connection (gunicorn's sync workers close it anyway)."""
-    answer = await request(port, "GET", path, headers)
-    return answer.status_code, answer.headers, answer.content
-
-
 ENDS_AT = re.compile(rb'data-ends-at="([^"]*)"')
 LEVEL = re.compile(rb'data-level-index="(\d+)"')
 VERSION = re.compile(rb'data-version="(\d+)"')
@@ -248,9 +242,8 @@ class Phone:
         for path in paths or (self.args.standings, self.args.chip_up):
             started = time.perf_counter()
             try:
-                status, _headers, _body = await get(
-                    self.args.web_port, path, {"HX-Request": "true"}
-                )
+                answer = await request(self.args.web_port, "GET", path, {"HX-Request": "true"})
+                status = answer.status_code
             except OSError:
                 self.stats.error("follow:connection")
                 continue
@@ -280,9 +273,8 @@ class Phone:
             headers["If-None-Match"] = f'"{self.etag}"'
         started = time.perf_counter()
         try:
-            status, _response_headers, body = await get(
-                self.args.web_port, self.args.fragment, headers
-            )
+            answer = await request(self.args.web_port, "GET", self.args.fragment, headers)
+            status, body = answer.status_code, answer.content
         except OSError:
             self.stats.error(f"fragment:{reason}:connection")
             return
@@ -523,7 +515,7 @@ async def closed_loop(
         while time.monotonic() < deadline:
             started = time.perf_counter()
             try:
-                status, _headers, _body = await get(args.web_port, path, headers)
+                status = (await request(args.web_port, "GET", path, headers)).status_code
             except OSError:
                 errors += 1
                 continue
@@ -597,8 +589,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     for phone in phones:
         phone.polling = False
     await asyncio.sleep(1.5)
-    _status, current, _body = await get(args.web_port, args.fragment, {"HX-Request": "true"})
-    etag = current.get("etag", "")
+    current = await request(args.web_port, "GET", args.fragment, {"HX-Request": "true"})
+    etag = current.headers.get("etag", "")
     throughput = {
         "conditional_304": await closed_loop(
             args, args.fragment, {"HX-Request": "true", "If-None-Match": etag}, 304

@@ -106,15 +106,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # statements supported (PgBouncer 1.21+, max_prepared_statements) or DB_PREPARE_THRESHOLD
     # set to "off" (docs/operations.md).
     _prepare = os.environ.get("DB_PREPARE_THRESHOLD", "5").strip().lower()
-    if _prepare not in {"off", "none", ""} and not (_prepare.isdigit() and int(_prepare) > 0):
+    _threshold = None if _prepare in {"off", "none", ""} else _prepare
+    if _threshold is not None and not (_threshold.isdigit() and int(_threshold) > 0):
         raise ImproperlyConfigured(
             f"DB_PREPARE_THRESHOLD={_prepare!r}: a number of runs (1 or more) or 'off'"
         )
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     _options.setdefault("server_side_binding", True)
-    _options.setdefault(
-        "prepare_threshold", None if _prepare in {"off", "none", ""} else int(_prepare)
-    )
+    _options.setdefault("prepare_threshold", None if _threshold is None else int(_threshold))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (web, worker, beat) share the file: wait for locks, write-ahead log.
     DATABASES["default"]["OPTIONS"] = {
