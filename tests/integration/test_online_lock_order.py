@@ -133,12 +133,14 @@ def _finished_hand_with_a_bust(event) -> tuple[TableHand, datetime]:
 
 
 def _bust_the_last_position(hand: TableHand) -> None:
-    """Let the finished hand's last position have lost every chip to the first (the stacks
-    and the hand's result moved together: the event's chips still add up), unrecorded: a hand
-    the director records (R5.6)."""
-    final = list(hand.final_stacks)
-    final[0] += final[-1]
-    final[-1] = 0
+    """Let the finished hand's last position, and only it, have lost every chip: the hand's
+    chips are shared among the others (the stacks and the hand's result moved together: the
+    event's chips still add up), unrecorded: a hand the director records (R5.6). Shared, not
+    given to one: the bots' own hand may already have busted another position (an all-in on
+    a short stack), and two busts would leave the table another count than the test's."""
+    total, others = sum(hand.final_stacks), len(hand.final_stacks) - 1
+    final = [total // others] * others + [0]
+    final[0] += total % others
     hand.final_stacks = final
     hand.results_recorded = False
     hand.save(update_fields=["final_stacks", "results_recorded"])
