@@ -23,9 +23,9 @@ read by frame), and a table's message, the same bytes on each of its tabs' strea
 checked once: the load generator shares the servers' two cores and must cost them little.
 
 A move's round trip runs from just before its POST until every page of the table shows it: the
-table's message on each player's stream (the actor's POST is answered 204, as table.js asks
-with its stream open), or a fetched fragment, whose hand and ``data-sequence`` are at or past
-the move; one not on every page within 10 s is missing (an
+table's message on each player's stream (the actor's POST is answered 204, as table.js asks with
+its stream open, and so are adding chips and coming back), or a fetched fragment, whose hand and
+``data-sequence`` are at or past the move; one not on every page within 10 s is missing (an
 error). Every fragment is checked for leaks: before the hand is over a face-up card may only be
 in the viewer's own seat (and his own must be there while he is in the hand); a stream message
 may only be the table's ``{table, version}`` or the viewer's own ``{user, what, table}``. Peers,
@@ -619,8 +619,9 @@ class Player:
             base = f"/play/t/{self.table.pk}/"
             token = {"csrfmiddlewaretoken": csrf}
             chips = token | {"amount": str(self.run.buy_in)}
-            if not broke or await self.post("add chips", base + "chips/", chips):
-                await self.post("come back", base + "back/", token | {"post": "on"})
+            streamed = {"X-Floorman-Stream": "1"}  # as table.js with its stream open: 204s
+            if not broke or await self.post("add chips", base + "chips/", chips, streamed):
+                await self.post("come back", base + "back/", token | {"post": "on"}, streamed)
         finally:
             self.rebuying = False
 
@@ -628,7 +629,7 @@ class Player:
         self, kind: str, url: str, data: dict[str, str], extra: dict[str, str] | None = None
     ) -> Answer | None:
         """A form post as the page sends it; the answer is the new fragment, which it shows, or
-        for a move with the stream open a 204 (the stream's messages show it)."""
+        with the stream open a 204 (the stream's messages show it)."""
         try:
             response = await self.run.post(url, self.headers(**(extra or {})), data)
         except (OSError, ValueError) as error:

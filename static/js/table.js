@@ -246,12 +246,19 @@
     const buttons = Array.from(stateEl().querySelectorAll("button"));
     buttons.forEach((button) => (button.disabled = true));
     inFlight = true;
-    // With the stream open a move is answered 204: its own messages bring the table and our
-    // part (tables/online/views.py). Should they not come, the page asks for the fragment.
+    // With the stream open a move, sitting out, coming back and adding chips are answered
+    // 204: the change's own messages bring the table and our part (tables/online/views.py).
+    // Should they not come, the page asks for the fragment: a move is seen by its hand's
+    // sequence (another player's change may move the version meanwhile), the others by the
+    // table's version, which each of them moves.
     const headers = { "X-Floorman": "table" };
-    if (move && streamOpen) headers["X-Floorman-Stream"] = "1";
-    const sentAt = stateEl().dataset;
-    const shownBefore = `${sentAt.hand}:${sentAt.sequence}`;
+    if (streamOpen) headers["X-Floorman-Stream"] = "1";
+    const shown = () => {
+      const el = stateEl();
+      if (!el) return "";
+      return move ? `${el.dataset.hand}:${el.dataset.sequence}` : el.dataset.version;
+    };
+    const shownBefore = shown();
     let answered = false;
     try {
       // Sent url-encoded, not as multipart: Django reads such a body in a tenth of the CPU
@@ -264,10 +271,10 @@
       });
       if (response.status === 204) {
         showError("");
-        answered = true; // its buttons stay off until the messages put them away
+        answered = true; // a move's buttons stay off until the messages put them away
+        if (!move && form.isConnected) form.reset(); // done: the amount typed is spent
         setTimeout(() => {
-          const el = stateEl();
-          if (el && `${el.dataset.hand}:${el.dataset.sequence}` === shownBefore) refresh();
+          if (shown() === shownBefore) refresh();
         }, STREAMED_ANSWER_MS);
         return;
       }
@@ -661,11 +668,14 @@
   // Every message's id says what the tab has (each table's version, the number of its own
   // messages): a stream opened again sends it and gets what the tab missed.
   const stream = window.floormanTableStream(streamUrl, {
+    // The page says whether its stream is up (html[data-stream]: "open" or "down").
     open: () => {
       streamOpen = true;
+      document.documentElement.dataset.stream = "open";
     },
     drop: () => {
       streamOpen = false; // meanwhile the page polls
+      document.documentElement.dataset.stream = "down";
     },
     message: (message) => {
       const el = stateEl();

@@ -186,8 +186,8 @@ def table_state(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _streamed(request: HttpRequest) -> bool:
-    """The page's stream is open (it says so on a move): the move's own messages carry the
-    table and the player's part to it, so the answer need not draw them a second time."""
+    """The page's stream is open (it says so on every post): the change's own messages carry
+    the table and the player's part to it, so the answer need not draw them a second time."""
     return _wants_fragment(request) and request.headers.get("X-Floorman-Stream") == "1"
 
 
@@ -201,7 +201,12 @@ def _run(
 ) -> HttpResponse:
     """Validate, call the service, answer: the fragment or the page; a 4xx with the reason.
     ``streamed_answer``: to a page whose stream is open, a 204 (issue 17: the answer drew the
-    whole fragment again, a third render of the table for each move).
+    whole fragment again, a third render of the table for each move). Only for the player's
+    own changes at a seat he keeps (a move, sitting out, coming back, adding chips): each one
+    bumps the table's version, and its messages carry the public table and, as it changed,
+    his private part (tables.online.broadcast). Taking a seat, leaving it, showing cards and
+    the floor's controls still answer the fragment: after them the page's viewer is not, or
+    not only, a player whose part his stream carries.
 
     The table is not read here: every service locks its row first and reads it there (one
     query a move less, issue 17); a table that is not there is a 404."""
@@ -275,6 +280,7 @@ def sit_out(request: HttpRequest, pk: int) -> HttpResponse:
         pk,
         _Empty,
         lambda *, table, user, data: online_play.sit_out(table=table, user=user),
+        streamed_answer=True,
     )
 
 
@@ -289,6 +295,7 @@ def come_back(request: HttpRequest, pk: int) -> HttpResponse:
         lambda *, table, user, data: online_services.come_back(
             table=table, user=user, post=data["post"]
         ),
+        streamed_answer=True,
     )
 
 
@@ -303,6 +310,7 @@ def add_chips(request: HttpRequest, pk: int) -> HttpResponse:
         lambda *, table, user, data: online_services.add_chips(
             table=table, user=user, amount=data["amount"]
         ),
+        streamed_answer=True,
     )
 
 

@@ -323,6 +323,43 @@ def test_the_stream_carries_the_table_and_a_watching_tab_asks_for_nothing(
     assert not set(CARD.findall(spectator.content())) & set().union(*holes)
 
 
+def test_sitting_out_coming_back_and_adding_chips_show_from_the_stream_not_a_fetch(
+    live_server, new_page, table
+):
+    """Issue 17: with the page's stream open, the player's own changes at his seat are
+    answered 204, as a move is; the change's messages bring his page its table and his part,
+    and the page asks for no fragment."""
+    users = seat_players(table, ["alice", "bob", "carol"], buy_in=400)
+    seat = table.players.get(user=users[0])
+    page = new_page(phone=True)
+    _open(page, live_server, table, "alice")
+    expect(page.locator("html")).to_have_attribute("data-stream", "open")
+    fetched: list[str] = []
+    page.on("request", lambda request: "/state/" in request.url and fetched.append(request.url))
+    controls = page.locator("#mine .my-controls")
+
+    def post(button, path: str) -> None:
+        with page.expect_response(lambda r: path in r.url and r.request.method == "POST") as sent:
+            button.click()
+        assert sent.value.status == 204
+
+    post(controls.get_by_role("button", name="Sit out"), "/sit-out/")
+    expect(page.get_by_test_id("back-post")).to_be_visible(timeout=FOLLOW_MS)
+    assert table.players.get(pk=seat.pk).status == "sitting_out"
+    page.locator(".add-chips input[name=amount]").fill("250")
+    post(page.locator(".add-chips button"), "/chips/")
+    expect(page.locator(f".seat[data-seat='{seat.number}']")).to_have_attribute(
+        "data-stack", "650", timeout=FOLLOW_MS
+    )
+    expect(page.locator(".add-chips input[name=amount]")).to_have_value("")  # spent: cleared
+    post(page.get_by_test_id("back"), "/back/")
+    expect(controls.get_by_role("button", name="Sit out")).to_be_visible(timeout=FOLLOW_MS)
+    assert table.players.get(pk=seat.pk).status == "waiting"
+    assert fetched == []
+    assert page.evaluate("window.notReloaded") is True
+    _assert_chips_conserved(table, users)
+
+
 def test_pre_action_boxes_act_on_the_turn_and_clear_when_the_bet_changes(
     live_server, new_page, table
 ):

@@ -19,6 +19,7 @@ from django.utils import translation
 
 from tables.engine import IllegalAction
 from tables.online import play as online_play
+from tables.online import services as online_services
 from tables.online.models import ChipAccount, HandAction, OnlineSeat, TableHand
 from tests.factories import make_user
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
@@ -163,14 +164,63 @@ def test_a_refusal_is_the_same_reason_with_or_without_the_stream(table):
         assert snapshot() == before
 
 
-def test_only_a_move_is_answered_204_and_only_to_the_tables_own_requests(table):
+def test_only_the_players_own_changes_are_answered_204_and_only_to_the_tables_requests(table):
     # A plain form post (no X-Floorman: the page without its script) is redirected as before.
     plain = client_of("alice").post(act_url(table), move(table), headers={"X-Floorman-Stream": "1"})
     assert plain.status_code == 302
-    # Sitting out is no move: its answer is the fragment whatever the page says.
+    # Sitting out, coming back and adding chips change only the player's own seat: their
+    # messages carry his part, as a move's do (issue 17).
+    carol = client_of("carol")
     sit_out = reverse("tables:online_sit_out", args=[table.pk])
-    answer = client_of("carol").post(sit_out, {}, headers=STREAMED)
+    assert carol.post(sit_out, {}, headers=STREAMED).status_code == 204
+    assert OnlineSeat.objects.get(user__username="carol").status == "sitting_out"
+    back = reverse("tables:online_back", args=[table.pk])
+    assert carol.post(back, {"post": ""}, headers=STREAMED).status_code == 204
+    assert OnlineSeat.objects.get(user__username="carol").status == "waiting"
+    dave_user = make_user(username="dave")  # seated after the deal: he may add chips
+    online_services.take_seat(table=table, user=dave_user, buy_in=500, number=4)
+    dave, chips = client_of("dave"), reverse("tables:online_add_chips", args=[table.pk])
+    stack = OnlineSeat.objects.get(user__username="dave").stack
+    assert dave.post(chips, {"amount": 100}, headers=STREAMED).status_code == 204
+    assert OnlineSeat.objects.get(user__username="dave").stack == stack + 100
+    # A refusal is the same reason with the stream (carol is in the hand).
+    refused = carol.post(chips, {"amount": 100}, headers=STREAMED)
+    assert refused.status_code == 409 and refused.content.decode() == "Add chips after this hand."
+    # Leaving makes him a spectator, whose part no stream carries: the fragment, as before.
+    leave = reverse("tables:online_leave", args=[table.pk])
+    answer = dave.post(leave, {}, headers=STREAMED)
     assert answer.status_code == 200 and b'id="state"' in answer.content
+    assert not OnlineSeat.objects.filter(user__username="dave").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_204_to_sitting_out_is_backed_by_his_part_on_his_own_stream(settings):
+    """The 204 draws nothing: the change's messages must bring the page its new part (the
+    "I'm back" buttons) on the player's own stream, and to nobody else's."""
+    from tables.online import live as online_live  # noqa: PLC0415
+
+    settings.LIVE_BUS = "db"
+    table = make_table()
+    carol_user, bob_user = seat_players(table, ["carol", "bob"])
+    streams = {
+        user: online_live.stream_tables_sync(
+            [table.pk], user_id=user.pk, seconds=1.5, heartbeat=0.3, language="en"
+        )
+        for user in (carol_user, bob_user)
+    }
+    for stream in streams.values():
+        assert next(stream).startswith("retry:") and next(stream).startswith("event: changed")
+    sit_out = reverse("tables:online_sit_out", args=[table.pk])
+    assert client_of("carol").post(sit_out, {}, headers=STREAMED).status_code == 204
+    back = reverse("tables:online_back", args=[table.pk])
+
+    def parts(user) -> list[str]:
+        frames = [json.loads(c.split("data: ", 1)[1]) for c in streams[user] if "data: " in c]
+        return [f["html"]["en"] for f in frames if f.get("what") == "private"]
+
+    (carols,) = parts(carol_user)
+    assert back in carols and "I'm back: post a big blind" in carols
+    assert not [part for part in parts(bob_user) if back in part]
 
 
 def test_a_stale_sequence_or_out_of_turn_move_is_a_409_with_the_reason(table):
