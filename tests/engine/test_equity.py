@@ -142,6 +142,27 @@ def test_pre_flop_is_sampled_with_a_stated_error_and_the_same_seed_gives_the_sam
     assert first[1].share == pytest.approx(0.181, abs=0.01)
 
 
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_the_pre_flop_sampler_is_the_general_one_bit_for_bit(players):
+    """Issue 17: the hold'em sampler before the flop writes ``_sample``'s loop out (half its
+    time); same runouts, same values, same figures to the last bit, ties and flushes included
+    (suited hands of one suit make flushes and split pots common)."""
+    from tables.engine import equity  # noqa: PLC0415
+
+    rng = random.Random(players)
+    for deal in range(12):
+        cards = rng.sample(range(DECK_SIZE), 2 * players)
+        if deal % 3 == 0:  # every hand of clubs or spades: flushes and ties come often
+            cards = rng.sample([c for c in range(DECK_SIZE) if c & 3 in (0, 3)], 2 * players)
+        hands = [cards[i : i + 2] for i in range(0, 2 * players, 2)]
+        rest = [c for c in range(DECK_SIZE) if c not in cards]
+        seed = rng.getrandbits(64)
+        general = equity._sample(equity._holdem_values(hands, []), rest, 5, players, 600, seed)
+        fast = all_in_equity(game="holdem", hands=hands, board=[], samples=600, seed=seed)
+        assert fast == general
+        assert any(e.tie for e in fast) or deal % 3
+
+
 def test_the_default_samples_pre_flop_and_enumerates_from_the_flop():
     hands = hands_of("AsAh", "KdKc", "7c6c")
     assert all(e.error is not None for e in all_in_equity(game="holdem", hands=hands, board=[]))
