@@ -16,7 +16,7 @@
   const tableUrl = script ? script.dataset.tableUrl || "" : ""; // "/play/t/0/": 0 is the table
   const POLL_MS = 2500; // while the stream is down or refused (204)
   const SAFETY_MS = 15000; // while it is up: a lost nudge costs at most this
-  const STREAMED_ANSWER_MS = 1500; // a move answered 204: its messages are due by then
+  const STREAMED_ANSWER_MS = 1500; // a change answered 204: its messages are due by then
   const OVERDUE_MS = 1500; // a deadline passed this long ago and nothing came: ask
   const errorBox = document.querySelector("[data-testid=table-error]");
   const stateEl = () => document.getElementById("state");
@@ -271,11 +271,22 @@
       });
       if (response.status === 204) {
         showError("");
-        answered = true; // a move's buttons stay off until the messages put them away
+        // The form's buttons stay off until the change's messages show it (a second click
+        // meanwhile would only be refused): a move's are put away by his part, another
+        // form's come back on. Not shown within 1.5 s: the page asks for its fragment.
+        answered = true;
         if (!move && form.isConnected) form.reset(); // done: the amount typed is spent
-        setTimeout(() => {
-          if (shown() === shownBefore) refresh();
-        }, STREAMED_ANSWER_MS);
+        const due = Date.now() + STREAMED_ANSWER_MS;
+        const settle = () => {
+          const arrived = shown() !== shownBefore;
+          if (!arrived && Date.now() < due) {
+            setTimeout(settle, 50);
+            return;
+          }
+          if (!arrived) refresh();
+          if (!move) buttons.forEach((button) => (button.disabled = false));
+        };
+        setTimeout(settle, 50);
         return;
       }
       const text = await response.text();
@@ -291,7 +302,7 @@
     } finally {
       inFlight = false;
       buttons.forEach((button) => {
-        const waits = answered && button.closest("form.actions");
+        const waits = answered && (move ? button.closest("form.actions") : form.contains(button));
         if (button.isConnected && !waits) button.disabled = false;
       });
     }
