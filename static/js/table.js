@@ -276,6 +276,7 @@
         // form's come back on. Not shown within 1.5 s: the page asks for its fragment.
         answered = true;
         if (!move && form.isConnected) form.reset(); // done: the amount typed is spent
+        const own = Array.from(form.querySelectorAll("button"));
         const due = Date.now() + STREAMED_ANSWER_MS;
         const settle = () => {
           const arrived = shown() !== shownBefore;
@@ -284,7 +285,7 @@
             return;
           }
           if (!arrived) refresh();
-          if (!move) buttons.forEach((button) => (button.disabled = false));
+          if (!move) own.forEach((button) => (button.disabled = false));
         };
         setTimeout(settle, 50);
         return;
