@@ -204,7 +204,7 @@ def test_a_204_to_sitting_out_is_backed_by_his_part_on_his_own_stream(settings):
     carol_user, bob_user = seat_players(table, ["carol", "bob"])
     streams = {
         user: online_live.stream_tables_sync(
-            [table.pk], user_id=user.pk, seconds=1.5, heartbeat=0.3, language="en"
+            [table.pk], user_id=user.pk, seconds=3, heartbeat=0.3, language="en"
         )
         for user in (carol_user, bob_user)
     }
@@ -218,9 +218,14 @@ def test_a_204_to_sitting_out_is_backed_by_his_part_on_his_own_stream(settings):
         frames = [json.loads(c.split("data: ", 1)[1]) for c in streams[user] if "data: " in c]
         return [f["html"]["en"] for f in frames if f.get("what") == "private"]
 
-    (carols,) = parts(carol_user)
-    assert back in carols and "I'm back: post a big blind" in carols
-    assert not [part for part in parts(bob_user) if back in part]
+    try:
+        carols, bobs = parts(carol_user), parts(bob_user)
+    finally:
+        for stream in streams.values():
+            stream.close()  # each stream's end recorded now, not at the interpreter's exit
+    (part,) = carols
+    assert back in part and "I'm back: post a big blind" in part
+    assert not [part for part in bobs if back in part]
 
 
 def test_a_stale_sequence_or_out_of_turn_move_is_a_409_with_the_reason(table):
