@@ -346,6 +346,7 @@ def test_sitting_out_coming_back_and_adding_chips_show_from_the_stream_not_a_fet
     post(controls.get_by_role("button", name="Sit out"), "/sit-out/")
     expect(page.get_by_test_id("back-post")).to_be_visible(timeout=FOLLOW_MS)
     assert table.players.get(pk=seat.pk).status == "sitting_out"
+    _shot(page, "online-sitting-out-phone.png")
     page.locator(".add-chips input[name=amount]").fill("250")
     post(page.locator(".add-chips button"), "/chips/")
     expect(page.locator(f".seat[data-seat='{seat.number}']")).to_have_attribute(
@@ -355,6 +356,7 @@ def test_sitting_out_coming_back_and_adding_chips_show_from_the_stream_not_a_fet
     post(page.get_by_test_id("back"), "/back/")
     expect(controls.get_by_role("button", name="Sit out")).to_be_visible(timeout=FOLLOW_MS)
     assert table.players.get(pk=seat.pk).status == "waiting"
+    _shot(page, "online-back-phone.png")
     assert fetched == []
     assert page.evaluate("window.notReloaded") is True
     _assert_chips_conserved(table, users)
