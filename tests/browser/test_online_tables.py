@@ -333,7 +333,7 @@ def test_sitting_out_coming_back_and_adding_chips_show_from_the_stream_not_a_fet
     seat = table.players.get(user=users[0])
     page = new_page(phone=True)
     _open(page, live_server, table, "alice")
-    expect(page.locator("html")).to_have_attribute("data-stream", "open")
+    expect(page.locator("html")).to_have_attribute("data-stream", "open", timeout=15_000)
     fetched: list[str] = []
     page.on("request", lambda request: "/state/" in request.url and fetched.append(request.url))
     controls = page.locator("#mine .my-controls")
