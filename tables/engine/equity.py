@@ -137,12 +137,7 @@ def _holdem_values(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Va
         for key, own in zip(keys, cards, strict=True):
             key += added
             if key & FLUSH_BITS:
-                suit = ((key & FLUSH_BITS).bit_length() - 1) >> 2
-                mask = 0
-                for card in (*own, *more):
-                    if card & 3 == suit:
-                        mask |= 1 << (card >> 2)
-                out.append(FLUSH_VALUES[mask])
+                out.append(_flush(key, (*own, *more)))
             else:
                 out.append(UNSUITED[key >> RANK_SHIFT])
         return out
@@ -294,9 +289,9 @@ def _sample_holdem_preflop(
         added = keys[board[0]] + keys[board[1]] + keys[board[2]] + keys[board[3]] + keys[board[4]]
         if heads_up:
             key = base0 + added
-            v0 = _flush(key, a0, b0, board) if key & FLUSH_BITS else unsuited[key >> RANK_SHIFT]
+            v0 = _flush(key, (a0, b0, *board)) if key & FLUSH_BITS else unsuited[key >> RANK_SHIFT]
             key = base1 + added
-            v1 = _flush(key, a1, b1, board) if key & FLUSH_BITS else unsuited[key >> RANK_SHIFT]
+            v1 = _flush(key, (a1, b1, *board)) if key & FLUSH_BITS else unsuited[key >> RANK_SHIFT]
             winner = 0 if v0 > v1 else 1 if v1 > v0 else -1
             if winner < 0:
                 tally.add([v0, v1])
@@ -306,7 +301,7 @@ def _sample_holdem_preflop(
             for seat, (base, a, b) in enumerate(own):
                 key = base + added
                 if key & FLUSH_BITS:
-                    value = _flush(key, a, b, board)
+                    value = _flush(key, (a, b, *board))
                 else:
                     value = unsuited[key >> RANK_SHIFT]
                 values[seat] = value
@@ -322,11 +317,12 @@ def _sample_holdem_preflop(
     return tally.result(sampled=True)
 
 
-def _flush(key: int, a: Card, b: Card, board: list[Card]) -> int:
-    """R1.2: the flush of a hand whose key says it holds five of a suit, by its suit's ranks."""
+def _flush(key: int, cards: Sequence[Card]) -> int:
+    """R1.2: the flush of seven ``cards`` whose key says they hold five of a suit, by that
+    suit's ranks."""
     suit = ((key & FLUSH_BITS).bit_length() - 1) >> 2
     mask = 0
-    for card in (a, b, *board):
+    for card in cards:
         if card & 3 == suit:
             mask |= 1 << (card >> 2)
     return FLUSH_VALUES[mask]
