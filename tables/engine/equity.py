@@ -29,6 +29,7 @@ from tables.engine.evaluator import (
     RANK_SHIFT,
     SUIT_BIAS,
     UNSUITED,
+    flush_value,
 )
 
 BOARD_SIZE = 5
@@ -137,7 +138,7 @@ def _holdem_values(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Va
         for key, own in zip(keys, cards, strict=True):
             key += added
             if key & FLUSH_BITS:
-                out.append(_flush(key, (*own, *more)))
+                out.append(flush_value(key, (*own, *more)))
             else:
                 out.append(UNSUITED[key >> RANK_SHIFT])
         return out
@@ -266,7 +267,7 @@ def _sample_holdem_preflop(
     in bench/online_tables.py's play); the flop's and the turn's are enumerated."""
     tally = _Tally(len(hands))
     wins, shares, squares = tally.wins, tally.shares, tally.share_squares
-    keys, unsuited = CARD_KEYS, UNSUITED
+    keys, unsuited, flush = CARD_KEYS, UNSUITED, flush_value
     own = [(SUIT_BIAS + keys[a] + keys[b], a, b) for a, b in hands]
     (base0, a0, b0), (base1, a1, b1) = own[0], own[1]
     heads_up = len(own) == 2
@@ -289,9 +290,9 @@ def _sample_holdem_preflop(
         added = keys[board[0]] + keys[board[1]] + keys[board[2]] + keys[board[3]] + keys[board[4]]
         if heads_up:
             key = base0 + added
-            v0 = _flush(key, (a0, b0, *board)) if key & FLUSH_BITS else unsuited[key >> RANK_SHIFT]
+            v0 = flush(key, (a0, b0, *board)) if key & FLUSH_BITS else unsuited[key >> RANK_SHIFT]
             key = base1 + added
-            v1 = _flush(key, (a1, b1, *board)) if key & FLUSH_BITS else unsuited[key >> RANK_SHIFT]
+            v1 = flush(key, (a1, b1, *board)) if key & FLUSH_BITS else unsuited[key >> RANK_SHIFT]
             winner = 0 if v0 > v1 else 1 if v1 > v0 else -1
             if winner < 0:
                 tally.add([v0, v1])
@@ -301,7 +302,7 @@ def _sample_holdem_preflop(
             for seat, (base, a, b) in enumerate(own):
                 key = base + added
                 if key & FLUSH_BITS:
-                    value = _flush(key, (a, b, *board))
+                    value = flush(key, (a, b, *board))
                 else:
                     value = unsuited[key >> RANK_SHIFT]
                 values[seat] = value
@@ -315,17 +316,6 @@ def _sample_holdem_preflop(
         shares[winner] += 1.0
         squares[winner] += 1.0
     return tally.result(sampled=True)
-
-
-def _flush(key: int, cards: Sequence[Card]) -> int:
-    """R1.2: the flush of seven ``cards`` whose key says they hold five of a suit, by that
-    suit's ranks."""
-    suit = ((key & FLUSH_BITS).bit_length() - 1) >> 2
-    mask = 0
-    for card in cards:
-        if card & 3 == suit:
-            mask |= 1 << (card >> 2)
-    return FLUSH_VALUES[mask]
 
 
 def _sample(

@@ -120,7 +120,13 @@ def evaluate_unchecked(cards: Sequence[Card]) -> int:
     key = sum(map(_key_of, cards), _SUIT_BIAS)
     if not key & _FLUSH_BITS:
         return _UNSUITED[key >> _RANK_SHIFT]
-    # R1.2: with at most seven cards a flush rules out quads and full houses.
+    return flush_value(key, cards)
+
+
+def flush_value(key: int, cards: Sequence[Card]) -> int:
+    """The value of 5-7 ``cards`` whose key (their keys added to SUIT_BIAS) holds FLUSH_BITS:
+    their flush, by the ranks of its suit (R1.2: with at most seven cards a flush rules out
+    quads and full houses)."""
     suit = ((key & _FLUSH_BITS).bit_length() - 1) >> 2
     mask = 0
     for card in cards:
