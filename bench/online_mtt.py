@@ -300,30 +300,6 @@ def play_tournament(args: argparse.Namespace, now: datetime) -> dict[str, Any]:
 # -- the peer ----------------------------------------------------------------------------------
 
 
-def refill(opened: list[int], floor: Any) -> int:
-    """The peer's broke bots buy in again between hands, as cash players do (outside the timed
-    sweep): without it the peer's tables thin out (5.6 players dealt a hand against the
-    tournament's 8.1 in the first full run) and its hands are cheaper for it. How many did."""
-    from tables.online import services as online_services
-    from tables.online.models import OnlineSeat, SeatStatus
-    from tables.online.services import TableError
-
-    done = 0
-    broke = OnlineSeat.objects.filter(table_id__in=opened, is_bot=True, stack=0)
-    for seat in broke.select_related("table", "user"):
-        short = STARTING_STACK - online_services.ensure_account(seat.user).balance
-        if short > 0:  # a house bot's account holds what it bought in with: the floor grants
-            online_services.grant_chips(user=seat.user, amount=short, actor=floor)
-        try:
-            online_services.add_chips(table=seat.table, user=seat.user, amount=STARTING_STACK)
-        except TableError:
-            continue  # dealt in a hand still, or its account is short: the next pass
-        if seat.status == SeatStatus.SITTING_OUT:
-            online_services.come_back(table=seat.table, user=seat.user, post=False)
-        done += 1
-    return done
-
-
 def play_cash(args: argparse.Namespace, tables: int, target: int, now: datetime) -> dict[str, Any]:
     """``tables`` cash tables of the event's size, house bots playing alone, until ``target``
     hands are over (or the time budget)."""
@@ -332,6 +308,7 @@ def play_cash(args: argparse.Namespace, tables: int, target: int, now: datetime)
     from tables.online import play as online_play
     from tables.online import services as online_services
     from tables.online.models import TableHand
+    from tournaments.models import AuditEvent
 
     floor = floor_user()
     begin = time.perf_counter()
@@ -348,7 +325,7 @@ def play_cash(args: argparse.Namespace, tables: int, target: int, now: datetime)
     # The bots' tables want to deal now (real time): the virtual clock starts there.
     now = max(now, timezone.now())
     hands = TableHand.objects.filter(table_id__in=opened)
-    steps, sweep_seconds, over, refills = 0, 0.0, 0, 0
+    steps, sweep_seconds, over = 0, 0.0, 0
     watchers = Watchers(args.watched)
     begin = time.perf_counter()
     while over < target and time.perf_counter() - begin < args.max_seconds:
@@ -359,14 +336,16 @@ def play_cash(args: argparse.Namespace, tables: int, target: int, now: datetime)
         online_play.sweep(now=now)
         sweep_seconds += time.perf_counter() - moment
         over = hands.filter(is_over=True).count()  # the bench's own count (not in the sweep)
-        if args.peer_refill and steps % 5 == 0:
-            refills += refill(opened, floor)
     wall = time.perf_counter() - begin
     finished = hands.filter(is_over=True).values_list("seat_numbers", flat=True)
     dealt = sum(len(numbers) for numbers in finished)
     return {
         "tables": tables,
-        "refills": refills,
+        # A broke house bot buys in again as its hand is settled, inside the timed sweep
+        # (tables.online.services.rebuy_bot): the peer's tables never thin out.
+        "refills": AuditEvent.objects.filter(
+            action="online.bot_rebuy", data__table__in=opened
+        ).count(),
         "seat_seconds": round(seated, 2),
         "steps": steps,
         "wall_seconds": round(wall, 2),
@@ -507,10 +486,6 @@ def arguments() -> argparse.ArgumentParser:
     parser.add_argument("--pace", type=float, default=0.03, help="FLOORMAN_TABLE_PACE")
     parser.add_argument("--database", default="floorman_bench_mtt")
     parser.add_argument("--profile", default="", help="cProfile the tournament loop to a file")
-    parser.add_argument(
-        "--no-peer-refill", dest="peer_refill", action="store_false",
-        help="the peer's broke bots stay broke (its tables thin out, as in the first runs)",
-    )  # fmt: skip
     parser.add_argument(
         "--watched", default="", metavar="LANGUAGE",
         help="every table watched by a tab in this language (en, de): its table drawn after "

@@ -68,6 +68,7 @@ from tables.online.services import (
     TableError,
     _changed,
     cash_out,
+    rebuy_bot,
     refuse_event_table,
     table_chips,
 )
@@ -461,8 +462,11 @@ def _settle(
             continue
         seat.stack = engine.stacks[position]
         _refill_time_bank(seat, table)
-        if not seat.stack and seat.status != SeatStatus.SITTING_OUT and not tournament:
-            seat.status = SeatStatus.SITTING_OUT  # broke: add chips or leave
+        if not seat.stack and not tournament:
+            if seat.is_bot and table.is_open and not seat.leaving:
+                rebuy_bot(seat=seat, table=table)  # the house keeps the table it fills playing
+            elif seat.status != SeatStatus.SITTING_OUT:
+                seat.status = SeatStatus.SITTING_OUT  # broke: add chips or leave
         seat.save(update_fields=["stack", "status", "time_bank", "hands_since_refill"])
     if tournament:
         # R5.6: a player with no chips is out now that the last pot is pushed; the event's

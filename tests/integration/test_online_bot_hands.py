@@ -28,7 +28,8 @@ from tables.online.history import hand_phh
 from tables.online.models import Game, TableHand
 from tables.online.services import table_chips
 from tests.factories import make_user
-from tests.tables.online_helpers import make_table, replenish
+from tests.tables.online_helpers import make_table
+from tournaments.models import AuditEvent
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -59,7 +60,7 @@ def test_hundreds_of_bot_hands_conserve_chips_replay_and_export_to_phh(settings)
         tables.append(table)
     now = timezone.now()
     started = time.monotonic()
-    sweeps = busted = 0
+    sweeps = 0
     finished = 0
     per_table = dict.fromkeys((table.pk for table in tables), 0)
     # Every table deals its share, ten-handed as heads-up (a table of nine deals slower).
@@ -73,7 +74,6 @@ def test_hundreds_of_bot_hands_conserve_chips_replay_and_export_to_phh(settings)
         for table in (table for table in tables if table.pk in ended):
             seated, ledger = table_chips(table)  # after every hand
             assert seated == ledger, (table.name, seated, ledger)
-            busted += replenish(table, floor)
         finished += len(ended)
         for table_id in ended:
             per_table[table_id] += 1
@@ -81,8 +81,12 @@ def test_hundreds_of_bot_hands_conserve_chips_replay_and_export_to_phh(settings)
     played = time.monotonic() - started
 
     hands = list(TableHand.objects.filter(is_over=True).order_by("pk"))
-    for table in tables:  # every table kept dealing, ten-handed as heads-up
+    rebuys = AuditEvent.objects.filter(action="online.bot_rebuy")
+    for table, (_game, bots) in zip(tables, TABLES, strict=True):
+        # Every table kept dealing, ten-handed as heads-up: a broke bot bought in again.
         assert TableHand.objects.filter(table=table, is_over=True).count() >= PER_TABLE, table.name
+        bought = bots + rebuys.filter(data__table=table.pk).count()
+        assert table_chips(table) == (bought * table.max_buy_in,) * 2, table.name
     assert {hand.rules["game"] for hand in hands} == {game.value for game, _bots in TABLES}
     assert {len(hand.seat_numbers) for hand in hands} >= {2, 10}
     for hand in hands:
@@ -98,5 +102,5 @@ def test_hundreds_of_bot_hands_conserve_chips_replay_and_export_to_phh(settings)
     checked = time.monotonic() - started - played
     print(
         f"{len(hands)} hands in {sweeps} sweeps, {played:.1f} s; checked in {checked:.1f} s; "
-        f"{busted} bots busted and replaced"
+        f"{rebuys.count()} broke bots bought in again"
     )

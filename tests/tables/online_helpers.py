@@ -10,8 +10,9 @@ from django.utils import timezone
 from tables.engine import new_deck, parse_cards
 from tables.online import play as online_play
 from tables.online import services as online_services
-from tables.online.models import OnlineSeat, OnlineTable, TableHand
+from tables.online.models import OnlineTable
 from tests.factories import make_user
+from tournaments.models import AuditEvent
 
 
 def make_table(*, seats: int = 6, blinds: tuple[int, int] = (5, 10), **kw) -> OnlineTable:
@@ -53,24 +54,12 @@ def stacked_deck(holes: Sequence[str], board: str = "") -> list[int]:
     return deck + rest
 
 
-def replenish(table: OnlineTable, floor) -> int:
-    """The floor unseats each busted bot and seats a fresh one in its seat."""
-    busted = list(OnlineSeat.objects.filter(table=table, stack=0).values_list("number", flat=True))
-    for number in busted:
-        online_play.unseat(table=table, actor=floor, number=number)
-        online_services.seat_bot(table=table, actor=floor, number=number)
-    return len(busted)
-
-
 def play_bots(table: OnlineTable, *, sweeps: int, step: int = 2) -> int:
-    """The sweeper plays the table's bots on a fake clock ``step`` seconds a sweep; between
-    hands the floor replaces each busted bot (one bot takes every chip within a few hands at
-    about one table in twenty-five). Returns how many bots it replaced."""
+    """The sweeper plays the table's bots on a fake clock ``step`` seconds a sweep. A bot that
+    loses its chips buys in again (one bot takes every chip within a few hands at about one
+    table in twenty-five). Returns how many times the table's bots bought in again."""
     now = timezone.now()
-    replaced = 0
     for _sweep in range(sweeps):
         now += timedelta(seconds=step)
         online_play.sweep(now=now)
-        if not TableHand.objects.filter(table=table, is_over=False).exists():
-            replaced += replenish(table, table.created_by)
-    return replaced
+    return AuditEvent.objects.filter(action="online.bot_rebuy", data__table=table.pk).count()

@@ -71,7 +71,7 @@ def test_house_bots_play_draw_holdem_and_every_hand_replays_and_exports(settings
     table = draw_table(seats=6)
     for _ in range(4):
         online_services.seat_bot(table=table, actor=table.created_by)
-    replaced = play_bots(table, sweeps=300)
+    rebuys = play_bots(table, sweeps=300)
     finished = list(TableHand.objects.filter(table=table, is_over=True))
     assert len(finished) >= 4
     swaps = HandAction.objects.filter(hand__table=table, record__move="swap").count()
@@ -83,7 +83,7 @@ def test_house_bots_play_draw_holdem_and_every_hand_replays_and_exports(settings
         assert read_draw(history).stacks == _phh_order(hand)
         assert steps(hand, hand.user_ids[0])
     seated, ledger = table_chips(table)
-    assert seated == ledger == (4 + replaced) * table.max_buy_in
+    assert seated == ledger == (4 + rebuys) * table.max_buy_in
 
 
 def _phh_order(hand):

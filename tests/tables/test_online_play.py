@@ -10,12 +10,14 @@ from tables.online import play as online_play
 from tables.online import services as online_services
 from tables.online.models import (
     ChipAccount,
+    ChipTransfer,
     HandAction,
     OnlineSeat,
     Presence,
     Protection,
     SeatStatus,
     TableHand,
+    TransferKind,
 )
 from tables.online.services import TableError, table_chips
 from tests.factories import make_user
@@ -248,13 +250,79 @@ def test_house_bots_play_hands_by_the_sweeper_and_conserve_chips(settings):
     for _step in range(400):
         now += timedelta(seconds=2)
         online_play.sweep(now=now)
-    hands = TableHand.objects.filter(table=table, is_over=True).count()
-    with_chips = OnlineSeat.objects.filter(table=table, stack__gt=0).count()
-    # Ten hands, unless the bots broke each other first (broke, they sit out: no more deals).
-    assert hands >= 10 or (hands >= 1 and with_chips == 1), (hands, with_chips)
+    # A bot that loses its chips buys in again: the bots never stop each other.
+    assert TableHand.objects.filter(table=table, is_over=True).count() >= 10
+    rebuys = AuditEvent.objects.filter(action="online.bot_rebuy", data__table=table.pk).count()
     seated, ledger = table_chips(table)
-    assert seated == ledger == 3 * table.max_buy_in
+    assert seated == ledger == (3 + rebuys) * table.max_buy_in
     assert AuditEvent.objects.filter(action="online.seat_bot").count() == 3
+
+
+def _bot_all_in_on_the_big_blind(*, remove_bot: bool = False):
+    """Alice (button, small blind) calls a house bot all-in for its blind, aces against 7-2;
+    the runout dealt by the sweeper. The table's only buy-in is the big blind."""
+    table = make_table(min_buy_in=10, max_buy_in=10)
+    (alice,) = seat_players(table, ["alice"], buy_in=10)
+    bot = online_services.seat_bot(table=table, actor=table.created_by, number=2)
+    deck = stacked_deck(["AsAh", "7c2d"], board="Kc9h5s4dJc")
+    hand = online_play.deal_hand(table=table, deck=deck)
+    if remove_bot:
+        online_play.unseat(table=table, actor=table.created_by, number=2)
+    play(table, alice, "call")
+    now = timezone.now()
+    while not TableHand.objects.get(pk=hand.pk).is_over:
+        now += timedelta(seconds=3)
+        online_play.sweep(now=now)
+    hand.refresh_from_db()
+    assert hand.final_stacks == [20, 0]
+    return table, alice, bot
+
+
+def test_a_broke_house_bot_buys_in_again_and_the_table_deals_on():
+    table, alice, bot = _bot_all_in_on_the_big_blind()
+    seat = OnlineSeat.objects.get(pk=bot.pk)
+    assert seat.stack == table.max_buy_in and seat.status != SeatStatus.SITTING_OUT
+    rebuy = AuditEvent.objects.get(action="online.bot_rebuy")
+    assert rebuy.actor is None and rebuy.data == {"table": table.pk, "seat": 2, "amount": 10}
+    # Its account held the house's play chips, so it paid from them: no new grant.
+    assert balances(bot.user) == [10_000 - 10]
+    seated, ledger = table_chips(table)
+    assert seated == ledger == 30
+    assert online_play.deal_hand(table=table).user_ids == [alice.pk, bot.user_id]
+
+
+def test_a_broke_house_bot_short_of_chips_is_granted_what_it_lacks():
+    table = make_table(min_buy_in=10, max_buy_in=10)
+    bot = online_services.seat_bot(table=table, actor=table.created_by)
+    ChipAccount.objects.filter(user=bot.user).update(balance=3)
+    online_services.rebuy_bot(seat=bot, table=table)
+    assert balances(bot.user) == [0]
+    grants = ChipTransfer.objects.filter(user=bot.user, kind=TransferKind.GRANT)
+    assert list(grants.filter(actor=None).values_list("amount", flat=True)) == [10_000, 7]
+
+
+def test_a_house_bot_removed_during_its_hand_leaves_broke_and_buys_nothing():
+    table, _alice, bot = _bot_all_in_on_the_big_blind(remove_bot=True)
+    assert not OnlineSeat.objects.filter(pk=bot.pk).exists()
+    assert not AuditEvent.objects.filter(action="online.bot_rebuy").exists()
+    seated, ledger = table_chips(table)
+    assert seated == ledger == 20
+
+
+def test_a_broke_player_sits_out_until_he_adds_chips():
+    table = make_table()
+    alice, bob = seat_players(table, ["alice", "bob"], buy_in=500)
+    deck = stacked_deck(["7c2d", "AsAh"], board="Kc9h5s4dJc")
+    online_play.deal_hand(table=table, deck=deck)
+    play(table, alice, "raise", 500)
+    play(table, bob, "call")
+    now = timezone.now()
+    while TableHand.objects.filter(table=table, is_over=False).exists():
+        now += timedelta(seconds=3)
+        online_play.sweep(now=now)
+    seat = OnlineSeat.objects.get(user=alice)
+    assert seat.stack == 0 and seat.status == SeatStatus.SITTING_OUT
+    assert not AuditEvent.objects.filter(action="online.bot_rebuy").exists()
 
 
 def test_r3_10_a_player_whose_time_ran_out_sits_out_and_his_next_turns_act_at_once():

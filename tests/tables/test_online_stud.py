@@ -105,11 +105,11 @@ def test_house_bots_play_stud_and_conserve_chips(settings):
     table = stud_table(seats=6)
     for _ in range(4):
         online_services.seat_bot(table=table, actor=table.created_by)
-    replaced = play_bots(table, sweeps=300)
+    rebuys = play_bots(table, sweeps=300)
     finished = TableHand.objects.filter(table=table, is_over=True)
     assert finished.count() >= 5
     for hand in finished:
         assert sum(hand.final_stacks) == sum(hand.starting_stacks)
         assert read_stud(hand_phh(hand, None, all_cards=True)).stacks == list(hand.final_stacks)
     seated, ledger = table_chips(table)
-    assert seated == ledger == (4 + replaced) * table.max_buy_in
+    assert seated == ledger == (4 + rebuys) * table.max_buy_in
