@@ -27,7 +27,7 @@ import redis
 import redis.asyncio
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connection
+from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from tournaments import clock_etag
@@ -228,27 +228,38 @@ def _db_last_id() -> int:
 
 
 def _db_since(last_id: int) -> list[tuple[int, str, str]]:
+    # As a request starts: a connection the database ended (a restart) or older than
+    # CONN_MAX_AGE is closed, and this poll opens a new one; else every poll would fail on it.
+    close_old_connections()
     rows = LiveMessage.objects.filter(id__gt=last_id).order_by("id")
     return list(rows.values_list("id", "channel", "payload")[:500])
 
 
+def _close_connection() -> None:
+    connection.close()  # this thread's: ``connection`` is looked up where it is called
+
+
 async def listen_db(hub: Hub) -> None:
     """The embedded default: poll the message table by id, from the newest at start."""
-    last_id = await sync_to_async(_db_last_id)()
-    hub.ready.set()
-    while True:
-        try:
-            rows = await sync_to_async(_db_since)(last_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            logger.exception("the database live listener failed; retrying")
-            rows = []
-            await asyncio.sleep(1.0)
-        for message_id, channel, payload in rows:
-            hub.dispatch(channel, payload)
-            last_id = message_id
-        await asyncio.sleep(DB_POLL_SECONDS)
+    try:
+        last_id = await sync_to_async(_db_last_id)()
+        hub.ready.set()
+        while True:
+            try:
+                rows = await sync_to_async(_db_since)(last_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("the database live listener failed; retrying")
+                rows = []
+                await asyncio.sleep(1.0)
+            for message_id, channel, payload in rows:
+                hub.dispatch(channel, payload)
+                last_id = message_id
+            await asyncio.sleep(DB_POLL_SECONDS)
+    finally:
+        # Stopped (shutdown, tests): the sync thread's connection is not left open.
+        await sync_to_async(_close_connection)()
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()

@@ -263,3 +263,86 @@ def test_a_message_arms_no_timer_on_a_stream(monkeypatch):
         await stream.aclose()
 
     run(scenario())
+
+
+def _backend_pid() -> int:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return int(cursor.fetchone()[0])
+
+
+def _terminate(pid: int) -> None:
+    """End a backend as a PostgreSQL restart or an administrator would, from another thread's
+    connection (then closed)."""
+    from django.db import connection
+
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+            assert cursor.fetchone()[0]
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
+            while cursor.fetchone()[0]:  # until the backend has gone
+                cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
+    finally:
+        connection.close()
+
+
+def _publish_elsewhere(event_id: int, what: str) -> None:
+    from django.db import connection
+
+    try:
+        live.publish_event_changed(event_id=event_id, what=what)
+    finally:
+        connection.close()
+
+
+def _others(besides: int) -> int:
+    """The backends on the test database other than this thread's own and ``besides``."""
+    from django.db import connection
+
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND pid <> %s",
+                [besides],
+            )
+            return int(cursor.fetchone()[0])
+    finally:
+        connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_db_bus_listener_outlives_its_connection_ending_and_closes_it_when_stopped(settings):
+    """The database bus's listener polls on asgiref's one sync thread. When the database drops
+    that connection (a restart), the next poll opens a new one instead of failing for ever; a
+    stopped listener leaves no connection open (the test database could not be dropped)."""
+    from django.db import connection
+
+    assert connection.vendor == "postgresql", "scripts/test.sh runs the suite on PostgreSQL"
+    settings.LIVE_BUS = "db"
+    event = make_event()
+    channel = live.channel_for(event.pk)
+
+    async def scenario():
+        hub = live.Hub(live.listen_db)
+        await hub.start()
+        try:
+            queue = hub.subscribe(channel)
+            await sync_to_async(live.publish_event_changed)(event_id=event.pk, what="standings")
+            await asyncio.wait_for(queue.get(), 30)
+            pid = await sync_to_async(_backend_pid)()  # the sync thread's: the listener's too
+            await sync_to_async(_terminate, thread_sensitive=False)(pid)
+            # Published elsewhere, as a web process or the worker would.
+            await sync_to_async(_publish_elsewhere, thread_sensitive=False)(event.pk, "seats")
+            message = await asyncio.wait_for(queue.get(), 30)
+            assert message.data["what"] == "seats"
+        finally:
+            await hub.stop()
+        # Nothing else used the sync thread: what it holds now the listener left behind.
+        return await sync_to_async(_others, thread_sensitive=False)(mine)
+
+    mine = _backend_pid()  # this test's own connection, which made the event
+    assert asyncio.run(scenario()) == 0
