@@ -297,12 +297,11 @@ def rebuy_bot(*, seat: OnlineSeat, table: OnlineTable) -> None:
     """A house bot that lost its last chip buys in again for the table's maximum, so that the
     table it fills plays on (a bot cannot press "Add chips"). Its account pays; the house grants
     what the account lacks. Called as the hand is settled, under the table's lock (audited)."""
-    account = ensure_account(seat.user)
-    account = ChipAccount.objects.select_for_update().get(pk=account.pk)
+    account = ChipAccount.objects.select_for_update().get(pk=ensure_account(seat.user).pk)
     short = table.max_buy_in - account.balance
     if short > 0:
         _grant(account=account, amount=short, actor=None)
-    _buy_in(table=table, user=seat.user, amount=table.max_buy_in)
+    _buy_in(table=table, user=seat.user, amount=table.max_buy_in)  # the row locked above
     seat.stack = table.max_buy_in
     record_audit(
         actor=None, action="online.bot_rebuy", table=table.pk, seat=seat.number,

@@ -62,4 +62,9 @@ def play_bots(table: OnlineTable, *, sweeps: int, step: int = 2) -> int:
     for _sweep in range(sweeps):
         now += timedelta(seconds=step)
         online_play.sweep(now=now)
+    return rebuys(table)
+
+
+def rebuys(table: OnlineTable) -> int:
+    """How many times the table's broke house bots bought in again (audited, online.bot_rebuy)."""
     return AuditEvent.objects.filter(action="online.bot_rebuy", data__table=table.pk).count()

@@ -21,7 +21,7 @@ from tables.online.models import (
 )
 from tables.online.services import TableError, table_chips
 from tests.factories import make_user
-from tests.tables.online_helpers import make_table, seat_players, stacked_deck
+from tests.tables.online_helpers import make_table, rebuys, seat_players, stacked_deck
 from tournaments.models import AuditEvent
 
 pytestmark = pytest.mark.django_db
@@ -252,9 +252,8 @@ def test_house_bots_play_hands_by_the_sweeper_and_conserve_chips(settings):
         online_play.sweep(now=now)
     # A bot that loses its chips buys in again: the bots never stop each other.
     assert TableHand.objects.filter(table=table, is_over=True).count() >= 10
-    rebuys = AuditEvent.objects.filter(action="online.bot_rebuy", data__table=table.pk).count()
     seated, ledger = table_chips(table)
-    assert seated == ledger == (3 + rebuys) * table.max_buy_in
+    assert seated == ledger == (3 + rebuys(table)) * table.max_buy_in
     assert AuditEvent.objects.filter(action="online.seat_bot").count() == 3
 
 
@@ -309,7 +308,7 @@ def test_a_house_bot_removed_during_its_hand_leaves_broke_and_buys_nothing():
     assert seated == ledger == 20
 
 
-def test_a_broke_player_sits_out_until_he_adds_chips():
+def test_a_broke_player_sits_out_and_nothing_buys_in_for_him():
     table = make_table()
     alice, bob = seat_players(table, ["alice", "bob"], buy_in=500)
     deck = stacked_deck(["7c2d", "AsAh"], board="Kc9h5s4dJc")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from datetime import timedelta
 
 import pytest
@@ -278,12 +279,14 @@ def _terminate(pid: int) -> None:
     connection (then closed)."""
     from django.db import connection
 
+    deadline = time.monotonic() + 30  # a generous cap on a loaded machine
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
             assert cursor.fetchone()[0]
             cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
             while cursor.fetchone()[0]:  # until the backend has gone
+                assert time.monotonic() < deadline, f"backend {pid} still there after 30 s"
                 cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
     finally:
         connection.close()
