@@ -9,12 +9,20 @@ the database's vendor) with a marker in each argument's place, then run as that 
 arguments where the markers were: the rows converted (a JSON field; a date on SQLite) and the
 models built as the ORM's own iterator builds them. tests/tables/test_statements.py holds each
 prepared query equal to its ORM queryset.
+
+On PostgreSQL a query run ``DB_PREPARE_THRESHOLD`` times on a connection is also prepared on the
+server (config/settings.py): parsed and planned once, then run with a generic plan. That suits a
+table's queries (one table, one hand: the same plan fits every table). An event-wide query does
+not: its best plan depends on the event's size, and a generic plan made a 1,000-player event's
+probe 7x slower in mid-run (bench/RESULTS.md, eighteenth pass). Such a query is compiled once all
+the same, but planned for its arguments at each run (``server_prepared=False``).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,11 +50,15 @@ class _Compiled:
 
 class Prepared[M: Model]:
     """``build(*args)``'s queryset, compiled once: ``kinds`` are the arguments'
-    types (int or str), each of which must reach the SQL as a parameter of its own."""
+    types (int or str), each of which must reach the SQL as a parameter of its own.
+    ``server_prepared=False``: never prepared on the server, planned for each run's arguments."""
 
-    def __init__(self, build: Callable[..., QuerySet[Any]], *kinds: type) -> None:
+    def __init__(
+        self, build: Callable[..., QuerySet[Any]], *kinds: type, server_prepared: bool = True
+    ) -> None:
         self.build = build
         self.kinds = kinds
+        self.server_prepared = server_prepared
         self._compiled: dict[str, _Compiled] = {}  # by the database's vendor
         self._lock = threading.Lock()
 
@@ -112,7 +124,7 @@ class Prepared[M: Model]:
             # No column holds it: nothing matches, as the ORM answers (SQLite would overflow).
             return compiled, []
         params = [value if index is None else args[index] for index, value in compiled.params]
-        with connection.cursor() as cursor:
+        with connection.cursor() as cursor, self._planned(connection.connection):
             cursor.execute(compiled.sql, params)
             rows = [list(row) for row in cursor.fetchall()]
         for row in rows:
@@ -122,6 +134,20 @@ class Prepared[M: Model]:
                     value = converter(value, expression, connection)
                 row[position] = value
         return compiled, rows
+
+    @contextmanager
+    def _planned(self, raw: Any) -> Iterator[None]:
+        """This run planned for its arguments if the query is not to be prepared on the server:
+        psycopg's threshold off for the one statement (the connection is this thread's own)."""
+        threshold = getattr(raw, "prepare_threshold", None)
+        if self.server_prepared or threshold is None:  # SQLite, or nothing is prepared
+            yield
+            return
+        raw.prepare_threshold = None
+        try:
+            yield
+        finally:
+            raw.prepare_threshold = threshold
 
     def rows(self, *args: Any) -> list[tuple[Any, ...]]:
         """The rows of a ``values_list`` query."""
@@ -152,5 +178,6 @@ class Prepared[M: Model]:
 
 
 def event_row(build: Callable[[int], QuerySet[Any]]) -> Callable[[int], tuple[Any, ...] | None]:
-    """``build(event_id)``'s first row (a ``values_list`` query), compiled once."""
-    return Prepared(build, int).row
+    """``build(event_id)``'s first row (a ``values_list`` query), compiled once and planned for
+    its event at each run: an event-wide query's plan depends on the event's size."""
+    return Prepared(build, int, server_prepared=False).row

@@ -5,6 +5,7 @@ parameter is refused rather than compiled with its first call's value."""
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -224,3 +225,40 @@ def test_the_stored_moves_are_the_orms_up_to_any_move(hand):
     assert stored_moves(running.pk, through=first) == [orm[0][1]]
     assert stored_moves(running.pk, through=first - 1) == []
     assert stored_moves(running.pk + 1_000) == []
+
+
+def _prepared_on_the_server(prepared: Prepared) -> bool:
+    """Whether the connection holds ``prepared``'s SQL as a server-prepared statement (which
+    PostgreSQL lists with its parameters numbered)."""
+    from django.db import connection  # noqa: PLC0415
+
+    numbers = iter(range(1, 100))
+    sql = re.sub(r"%s", lambda _: f"${next(numbers)}", prepared._compile("postgresql").sql)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement = %s", [sql])
+        return cursor.fetchone()[0] > 0
+
+
+def test_an_event_wide_query_is_planned_for_its_event_each_run_never_prepared_on_the_server():
+    """The director's probe and the event's chips (``event_row``) cover an event's every table,
+    and their best plan depends on how many there are: a server-prepared statement's generic
+    plan, chosen after five runs, made a 1,000-player event's probe 7x slower mid-run
+    (bench/RESULTS.md, eighteenth pass). A table's query (one table, one hand) stays prepared."""
+    from django.db import connection  # noqa: PLC0415
+
+    from scoring.online_events import _probe, _work_row  # noqa: PLC0415
+    from tables.online.tournament import _chips_row, event_chips  # noqa: PLC0415
+    from tests.scoring.online_event_helpers import online_event  # noqa: PLC0415
+
+    assert connection.vendor == "postgresql", "scripts/test.sh runs the suite on PostgreSQL"
+    event = online_event(start_players=3)
+    table = make_table()
+    with transaction.atomic():
+        for _ in range(12):  # more than any prepare threshold the settings allow by default
+            assert _probe(event.pk) is not None
+            event_chips(event)
+            assert locks._TABLE.first(table.pk) is not None
+    assert connection.connection.prepare_threshold == 5  # the settings' default, kept
+    assert _prepared_on_the_server(locks._TABLE)
+    assert not _prepared_on_the_server(_work_row.__self__)  # type: ignore[attr-defined]
+    assert not _prepared_on_the_server(_chips_row.__self__)  # type: ignore[attr-defined]
