@@ -11,7 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Sum
+from django.db.models import BigIntegerField, Case, F, Max, OuterRef, Subquery, Sum, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -112,13 +113,29 @@ def cash_out(*, seat: OnlineSeat) -> int:
 def table_chips(table: OnlineTable) -> tuple[int, int]:
     """Chips conserved (docs/architecture.md): the chips at the table by its seats, and by its
     ledger (buy-ins less cash-outs). Between hands and during one (a seat keeps its starting
-    stack until the hand is settled) the two are equal."""
-    seated = table.players.aggregate(total=Sum("stack"))["total"] or 0
-    ledger = {
-        row["kind"]: row["total"]
-        for row in table.transfers.values("kind").annotate(total=Sum("amount"))
-    }
-    return seated, ledger.get(TransferKind.BUY_IN, 0) - ledger.get(TransferKind.CASH_OUT, 0)
+    stack until the hand is settled) the two are equal.
+
+    One statement, so one snapshot: read apart, a rebuy committing between the reads (its
+    buy-in in the ledger, its stack not yet read) would make them differ for a moment
+    (PostgreSQL's READ COMMITTED), as event_chips reads an event's chips."""
+    here = OuterRef("pk")
+    seats = OnlineSeat.objects.filter(table=here).order_by().values("table")
+    transfers = ChipTransfer.objects.filter(table=here).order_by().values("table")
+    signed = Case(
+        When(kind=TransferKind.BUY_IN, then=F("amount")),
+        When(kind=TransferKind.CASH_OUT, then=-F("amount")),
+        default=Value(0),
+        output_field=BigIntegerField(),
+    )
+    seated, ledger = (
+        OnlineTable.objects.filter(pk=table.pk)
+        .values_list(
+            Coalesce(Subquery(seats.annotate(total=Sum("stack")).values("total")), 0),
+            Coalesce(Subquery(transfers.annotate(total=Sum(signed)).values("total")), 0),
+        )
+        .get()
+    )
+    return int(seated), int(ledger)
 
 
 # -- tables ------------------------------------------------------------------------------------

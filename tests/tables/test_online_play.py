@@ -396,3 +396,18 @@ def test_r1_8_without_an_all_in_the_winner_shows_and_losers_after_him_muck():
     online_play.show_cards(table=table, user=carol, hand_id=hand.pk)  # she shows by choice
     hand.refresh_from_db()
     assert hand.shown == [1, 2]
+
+
+def test_a_tables_chips_are_read_in_one_statement_so_a_commit_between_cannot_split_them(
+    django_assert_num_queries,
+):
+    """Chips conserved (docs/architecture.md, "Integrity"): the seats' stacks and the ledger are
+    one snapshot. Read in two statements, a bot's rebuy committing between them (its buy-in in
+    the ledger, its stack not yet read) made the soak report 2,000 chips missing at a table
+    whose chips were right (bench/RESULTS.md, eighteenth pass)."""
+    table = make_table()
+    alice, bob, carol = seat_players(table, ["alice", "bob", "carol"], buy_in=700)
+    online_services.cash_out(seat=OnlineSeat.objects.get(table=table, user=carol))
+    with django_assert_num_queries(1):
+        assert table_chips(table) == (1_400, 1_400)
+    assert table_chips(make_table(name="empty")) == (0, 0)
