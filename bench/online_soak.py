@@ -5,8 +5,8 @@ for ``--minutes``: no deadlock, no server error, every chip conserved.
 Recreates a PostgreSQL database (``--database``, by default ``floorman_bench_soak``), opens
 ``--tables`` cash tables of 6 house bots (FLOORMAN_BOTS_PLAY_ALONE) and two online events of
 ``--event-players`` house bots each (sit&go, tables of 6), starts two workers and beat
-(FLOORMAN_TABLE_PACE ``--pace``) and then, every ``--check-seconds``, checks each cash table's
-chips against its ledger and each event's chips (``event_chips``). Redis is ``--redis-url``
+(FLOORMAN_TABLE_PACE ``--pace``) and then, every ``--check-seconds``, checks that every chip is
+accounted for as ``manage.py floorman_chips`` does, in one snapshot. Redis is ``--redis-url``
 (db 13 by default: the run's own broker). At the end it counts, in the
 processes' logs, PostgreSQL deadlocks and tracebacks, and in the database the hands played and
 the events' places (each recorded once). Exit status 1 if anything failed.
@@ -64,23 +64,14 @@ def prepare(args: argparse.Namespace) -> list[int]:
     return events
 
 
-def check_chips(event_ids: list[int]) -> list[str]:
-    """Every cash table against its ledger, every event against what its entries brought."""
-    from tables.online.models import OnlineTable
-    from tables.online.services import table_chips
-    from tables.online.tournament import event_chips
-    from tournaments.models import Event
+def check_chips() -> list[str]:
+    """Every cash table against its ledger, every event against what its entries brought, the
+    play money against its grants: the operator's check (manage.py floorman_chips), in one
+    snapshot while the tables play. Its lines that do not add up."""
+    from tables.management.commands.floorman_chips import chips_report
 
-    wrong = []
-    for table in OnlineTable.objects.filter(floor_table__isnull=True):
-        seated, ledger = table_chips(table)
-        if seated != ledger:
-            wrong.append(f"table {table.pk}: {seated} seated, {ledger} by the ledger")
-    for event in Event.objects.filter(pk__in=event_ids):
-        seated, brought = event_chips(event)
-        if seated != brought:
-            wrong.append(f"event {event.pk}: {seated} at the tables, {brought} brought")
-    return wrong
+    lines, _wrong = chips_report()
+    return [line for line in lines if line.endswith("MISMATCH")]
 
 
 def soak(args: argparse.Namespace, folder: Path, event_ids: list[int]) -> dict[str, Any]:
@@ -115,7 +106,7 @@ def soak(args: argparse.Namespace, folder: Path, event_ids: list[int]) -> dict[s
         while time.monotonic() < end:
             time.sleep(min(args.check_seconds, max(0.0, end - time.monotonic())))
             processes.check()
-            wrong += check_chips(event_ids)
+            wrong += check_chips()
             checks += 1
             connection.close()
         logs = {path.stem: path.read_text(errors="replace") for path in folder.glob("*.log")}
