@@ -68,7 +68,7 @@ def check_chips() -> list[str]:
     """Every cash table against its ledger, every event against what its entries brought, the
     play money against its grants: the operator's check (manage.py floorman_chips), in one
     snapshot while the tables play. Its lines that do not add up."""
-    from tables.management.commands.floorman_chips import chips_report
+    from tables.online.services import chips_report
 
     lines, _wrong = chips_report()
     return [line for line in lines if line.endswith("MISMATCH")]

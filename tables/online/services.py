@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import BigIntegerField, Case, F, Max, OuterRef, Subquery, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -27,6 +27,8 @@ from tables.online.models import (
     TransferKind,
 )
 from tables.online.publish import publish_table_changed, publish_user_event
+from tables.online.tournament import event_chips
+from tournaments.models import Event, EventStatus
 from tournaments.services import record_audit
 
 BOT_NAMES = ("Anna", "Ben", "Clara", "David", "Emma", "Felix", "Greta", "Hugo", "Ida", "Jonas")
@@ -136,6 +138,38 @@ def table_chips(table: OnlineTable) -> tuple[int, int]:
         .get()
     )
     return int(seated), int(ledger)
+
+
+def chips_report() -> tuple[list[str], int]:
+    """One line a cash table (its seats against its ledger), one an online event that started
+    (its seats against what its entries brought, R5.11's colour-ups counted), and one for the
+    play money (every chip granted is in an account or at a cash table's seat); and how many
+    do not add up. Read in one snapshot: a buy-in or a hand settled while it reads moves chips
+    between two of its sums."""
+    outer = connection.in_atomic_block
+    lines, wrong = [], 0
+
+    def line(what: str, name: str, left: int, right: int) -> None:
+        nonlocal wrong
+        wrong += left != right
+        lines.append(f"{what}  {name}: {left} {right} {'ok' if left == right else 'MISMATCH'}")
+
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and not outer:
+            with connection.cursor() as cursor:  # SQLite's transactions are serializable
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        for table in OnlineTable.objects.filter(floor_table__isnull=True).order_by("pk"):
+            line("table", f"{table.pk} {table.name}", *table_chips(table))
+        events = Event.objects.filter(online=True).exclude(status=EventStatus.SCHEDULED)
+        for event in events.order_by("pk"):
+            line("event", f"{event.pk} {event.name}", *event_chips(event))
+        grants = ChipTransfer.objects.filter(kind=TransferKind.GRANT)
+        granted = grants.aggregate(total=Sum("amount"))["total"] or 0
+        accounts = ChipAccount.objects.aggregate(total=Sum("balance"))["total"] or 0
+        seats = OnlineSeat.objects.filter(table__floor_table__isnull=True)
+        seated = seats.aggregate(total=Sum("stack"))["total"] or 0
+        line("play money", "granted, in accounts and at cash seats", granted, accounts + seated)
+    return lines, wrong
 
 
 # -- tables ------------------------------------------------------------------------------------
