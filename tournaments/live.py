@@ -16,6 +16,7 @@ import contextvars
 import functools
 import json
 import logging
+import os
 import time
 import weakref
 from collections import defaultdict
@@ -50,6 +51,7 @@ DB_PRUNE_EVERY = 50  # messages
 HEARTBEAT_SECONDS = 15.0
 RETRY_MS = 2000
 QUEUE_SIZE = 32
+RECONNECT_SECONDS = 1.0  # the Redis listener's pause before it subscribes again
 CLOCK_CHANGES = frozenset({"clock", "level"})  # published with the clock's state
 
 
@@ -131,6 +133,10 @@ class Hub:
         self._queues: defaultdict[str, set[asyncio.Queue[BusMessage]]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
+        # How many times the subscription has stood. A stream keeps the number it started
+        # with: when it grows, the bus dropped and came back, and what was published between
+        # never reached this process, so the stream catches up (RESYNC).
+        self.generation = 0
 
     async def start(self, *, timeout: float = 5.0) -> None:
         """Start listening (once) and wait until the subscription stands."""
@@ -174,6 +180,23 @@ class Hub:
             return len(self._queues.get(channel, ()))
         return sum(len(queues) for queues in self._queues.values())
 
+    def subscribed(self) -> None:
+        """The listener's subscription stands. Again after a drop: every stream is woken to
+        catch up on what it missed meanwhile."""
+        self.generation += 1
+        self.ready.set()
+        if self.generation > 1:
+            logger.warning(
+                "the live bus is back: its streams catch up (%s queues)", self.subscribers()
+            )
+            for queues in self._queues.values():
+                for queue in queues:
+                    _put_newest(queue, RESYNC)
+
+    def lost(self) -> None:
+        """The listener's subscription fell: messages are lost until it stands again."""
+        self.ready.clear()
+
     def dispatch(self, channel: str, payload: str) -> None:
         """Hand one message, parsed once, to every queue of its channel."""
         queues = tuple(self._queues.get(channel, ()))
@@ -195,24 +218,37 @@ def _put_newest(queue: asyncio.Queue[BusMessage], message: BusMessage) -> None:
                 queue.get_nowait()
 
 
+def listener_name() -> str:
+    """The name of this process's subscription in Redis (``CLIENT LIST``): whose it is."""
+    return f"floorman-live:{namespace()}:{os.getpid()}"
+
+
+async def reconnect_pause() -> None:
+    """Between a failed subscription and the next try."""
+    await asyncio.sleep(RECONNECT_SECONDS)
+
+
 async def listen_redis(hub: Hub) -> None:
-    """Redis pub/sub: one pattern subscription per process, re-established after a failure."""
+    """Redis pub/sub: one pattern subscription per process, re-established after a failure.
+    Pub/sub keeps nothing for a subscriber that was away: once subscribed again the hub wakes
+    every stream to catch up (Hub.subscribed)."""
     while True:
-        client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+        client = redis.asyncio.Redis.from_url(settings.REDIS_URL, client_name=listener_name())
         pubsub = client.pubsub()
         try:
             # Every channel of this installation: the clocks and the online tables.
             await pubsub.psubscribe(f"{namespace()}:*")
             async for message in pubsub.listen():
                 if message["type"] == "psubscribe":
-                    hub.ready.set()
+                    hub.subscribed()
                 elif message["type"] == "pmessage":
                     hub.dispatch(_text(message["channel"]), _text(message["data"]))
         except asyncio.CancelledError:
             raise
         except Exception:
+            hub.lost()
             logger.exception("the Redis live listener failed; reconnecting")
-            await asyncio.sleep(1.0)
+            await reconnect_pause()
         finally:
             await pubsub.aclose()  # type: ignore[no-untyped-call]
             await client.aclose()
@@ -243,7 +279,8 @@ async def listen_db(hub: Hub) -> None:
     """The embedded default: poll the message table by id, from the newest at start."""
     try:
         last_id = await sync_to_async(_db_last_id)()
-        hub.ready.set()
+        # Read by id from where it stood, even after a failure: nothing is missed.
+        hub.subscribed()
         while True:
             try:
                 rows = await sync_to_async(_db_since)(last_id)
@@ -303,6 +340,16 @@ def _current_clock(event_id: int, version: int | None) -> BusMessage | None:
     return None if payload is None else BusMessage.parse(payload)
 
 
+def _clock_now(event_id: int) -> BusMessage | None:
+    """The event's clock as the database has it now (its kept state if of that version)."""
+    try:
+        version = Event.objects.filter(pk=event_id).values_list("clock_version", flat=True).first()
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+    return _current_clock(event_id, version)
+
+
 async def stream_event(
     event_id: int,
     *,
@@ -321,6 +368,7 @@ async def stream_event(
     hub = await get_hub()
     channel = channel_for(event_id)
     queue = hub.subscribe(channel)
+    generation = hub.generation
     cursor = Cursor(language=language, last_event_id=last_event_id)
     beat = _Heartbeat(queue, seconds=heartbeat)
     try:
@@ -331,9 +379,18 @@ async def stream_event(
         beat.start()
         while True:
             message = await queue.get()
+            if hub.generation != generation:
+                # The bus dropped and came back: the clock as it stands, and a nudge for the
+                # page's other parts (standings, seats), whose changes may have been lost.
+                generation = hub.generation
+                current = await sync_to_async(_clock_now)(event_id)
+                if current is not None and (frame := cursor.resync(current)):
+                    yield frame
+                nudge = BusMessage.parse(_nudge(event_id=event_id, what="resync"))
+                yield nudge.frame(language, now=timezone.now())
             if message is HEARTBEAT:
                 yield BEAT
-            elif frame := cursor.frame(message):
+            elif message is not RESYNC and (frame := cursor.frame(message)):
                 yield frame
             beat.sent()
     except asyncio.CancelledError:
@@ -345,6 +402,8 @@ async def stream_event(
 
 
 HEARTBEAT = BusMessage(data={}, raw="", id=None)  # put on a stream's queue by its _Heartbeat
+# Put on every stream's queue when the bus is back after a drop (Hub.subscribed): catch up.
+RESYNC = BusMessage(data={}, raw="", id=None)
 
 
 class _Heartbeat:

@@ -34,7 +34,7 @@ from tables.online.models import OnlineTable, Presence, TableStatus
 from tables.online.play import reconnected
 from tables.online.publish import nudge, publish_table_changed, table_channel, user_channel
 from tables.online.selectors import table_snapshot
-from tournaments.live import HEARTBEAT_SECONDS, RETRY_MS, SyncPoller, get_hub
+from tournaments.live import HEARTBEAT_SECONDS, RESYNC, RETRY_MS, SyncPoller, get_hub
 from tournaments.live_clock import BusMessage
 
 logger = logging.getLogger(__name__)
@@ -337,6 +337,7 @@ async def stream_tables(
     if user_id is not None:
         channels.append(user_channel(user_id))
     queues = [(channel, hub.subscribe(channel)) for channel in channels]
+    generation = hub.generation
     merged: asyncio.Queue[BusMessage] = asyncio.Queue(maxsize=64)
     pumps = [asyncio.create_task(_pump(queue, merged)) for _channel, queue in queues]
     try:
@@ -361,7 +362,15 @@ async def stream_tables(
                     await in_database(stream_alive, user_id)
                 yield ": heartbeat\n\n"
                 continue
-            if cursor.admit(message):
+            if hub.generation != generation:
+                # The bus dropped and came back: what was published meanwhile never came. The
+                # tab catches up from where its cursor stands, as a reconnecting tab does.
+                generation = hub.generation
+                said = cursor.event_id()
+                cursor, frames = await in_database(_catch_up, table_ids, user_id, said)
+                for frame in frames:
+                    yield frame
+            if message is not RESYNC and cursor.admit(message):
                 yield cursor.frame(message.raw)
     finally:
         for pump in pumps:

@@ -17,14 +17,12 @@ from urllib.parse import urlsplit
 import pytest
 import redis
 from django.conf import settings
-from django.contrib.auth.models import User
 from django.test import Client
 
 from tables.engine import card_name
 from tables.online import play as online_play
 from tables.online import replay
 from tables.online.models import OnlineTable, TableHand
-from tables.online.services import TableError
 from tests import factories
 from tests.integration.conftest import (
     TEST_REDIS_DB,
@@ -32,7 +30,7 @@ from tests.integration.conftest import (
     wait_until,
 )
 from tests.integration.sse import Stream, drain, next_clock
-from tests.tables.online_helpers import make_table, seat_players, stacked_deck
+from tests.tables.online_helpers import check_or_call, make_table, seat_players, stacked_deck
 from tournaments import services
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -89,18 +87,7 @@ def open_stream() -> Iterator[Callable[..., Stream]]:
 
 def _move(table: OnlineTable) -> int:
     """The player to act checks, or calls; the table's version after it."""
-    hand = TableHand.objects.get(table=table, is_over=False)
-    user = User.objects.get(pk=hand.user_ids[hand.actor])
-    for action in ("check", "call"):
-        try:
-            online_play.act(
-                table=table, user=user, hand_id=hand.pk, sequence=hand.sequence, action=action
-            )
-            break
-        except TableError:
-            continue
-    else:
-        pytest.fail("neither check nor call was taken")
+    check_or_call(table)
     table.refresh_from_db()
     return table.version
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from tables.engine import new_deck, parse_cards
 from tables.online import play as online_play
 from tables.online import services as online_services
-from tables.online.models import OnlineTable
+from tables.online.models import OnlineTable, TableHand
+from tables.online.services import TableError
 from tests.factories import make_user
 from tournaments.models import AuditEvent
 
@@ -68,3 +70,18 @@ def play_bots(table: OnlineTable, *, sweeps: int, step: int = 2) -> int:
 def rebuys(table: OnlineTable) -> int:
     """How many times the table's broke house bots bought in again (audited, online.bot_rebuy)."""
     return AuditEvent.objects.filter(action="online.bot_rebuy", data__table=table.pk).count()
+
+
+def check_or_call(table: OnlineTable) -> User:
+    """The player to act in the table's running hand checks, or calls; returns him."""
+    hand = TableHand.objects.get(table=table, is_over=False)
+    user = User.objects.get(pk=hand.user_ids[hand.actor])
+    for action in ("check", "call"):
+        try:
+            online_play.act(
+                table=table, user=user, hand_id=hand.pk, sequence=hand.sequence, action=action
+            )
+            return user
+        except TableError:
+            continue
+    raise AssertionError("neither check nor call was taken")
