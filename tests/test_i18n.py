@@ -281,6 +281,57 @@ def test_does_not_leave_the_next_test_speaking_german():
     assert str(translation.gettext_lazy("Next level")) == "Next level"
 
 
+ERROR_PAGES = {  # (status, English heading, German heading)
+    "404": (404, "Page not found", "Seite nicht gefunden"),
+    "403": (403, "Not allowed", "Nicht erlaubt"),
+    "403 csrf": (403, "The page is out of date", "Die Seite ist veraltet"),
+    "500": (500, "Server error", "Serverfehler"),
+    "400": (400, "Bad request", "Ungültige Anfrage"),
+}
+
+
+@pytest.mark.parametrize("case", ERROR_PAGES)
+def test_error_pages_speak_the_browsers_language_and_lead_back(case, db, monkeypatch):
+    """Django's own error pages are English only ("Not Found", "Server Error (500)"): a player
+    who mistypes a table's address, or hits a failure, reads his language and a way back."""
+    from django.test import Client
+
+    status, english, german = ERROR_PAGES[case]
+    event = make_event()
+    client = Client(raise_request_exception=False, enforce_csrf_checks=case == "403 csrf")
+    if case == "403":
+        client.force_login(make_user(username="player", role="player"))
+    if case == "500":
+
+        def broken(*_args, **_kwargs):
+            raise RuntimeError("a failure inside the page")
+
+        monkeypatch.setattr("scoring.home_views.clock_display", broken)
+        event.status = "running"
+        event.save()
+    requests = {
+        "404": lambda language: client.get("/no-such-page/", HTTP_ACCEPT_LANGUAGE=language),
+        "403": lambda language: client.get(
+            f"/events/{event.pk}/floor/", HTTP_ACCEPT_LANGUAGE=language
+        ),
+        "403 csrf": lambda language: client.post(
+            "/accounts/login/", {"username": "x", "password": "y"}, HTTP_ACCEPT_LANGUAGE=language
+        ),
+        "500": lambda language: client.get("/", HTTP_ACCEPT_LANGUAGE=language),
+        "400": lambda language: client.get(
+            "/", HTTP_HOST="not-ours.example", HTTP_ACCEPT_LANGUAGE=language
+        ),
+    }
+    for language, heading, other in (("de", german, english), ("en", english, german)):
+        response = requests[case](language)
+        assert response.status_code == status, (case, language)
+        html = response.content.decode()
+        assert f'<html lang="{language}">' in html
+        assert f"<h1>{heading}</h1>" in html
+        assert other not in readable_text(html)
+        assert 'href="/"' in html, "a way back to the start page"
+
+
 # --- (d) no template text outside the translate tags --------------------------------------------
 
 # Text a person may read that is the same in both languages: the brand, poker abbreviations,

@@ -42,7 +42,10 @@ def is_floor(user: User) -> bool:
 def roles(request: HttpRequest) -> dict[str, Any]:
     """Template context: what the user may do, for showing links (views still check). Lazy: the
     template calls them only where it asks (a table's fragment, rendered for every player after
-    every move, never does), and the user's groups are read once."""
-    user = request.user
+    every move, never does), and the user's groups are read once. A request refused before the
+    authentication middleware (a host not allowed: the 400 page) has no user: nobody's roles."""
+    user = getattr(request, "user", None)
+    if user is None:
+        user = AnonymousUser()
     assert isinstance(user, AuthUser | AnonymousUser)  # noqa: S101 - the one user model
     return {"user_is_floor": lambda: is_floor(user), "user_is_admin": lambda: is_admin(user)}

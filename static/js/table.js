@@ -296,7 +296,8 @@
         if (swap(text) === null) window.location.reload(); // no fragment (logged out?): the page
         return;
       }
-      showError(text.trim() || response.statusText);
+      const type = response.headers.get("Content-Type");
+      showError(window.floormanExplain ? window.floormanExplain(response.status, type, text) : "");
       if (response.status === 409) refresh(); // the hand moved on: show where it is
     } catch (error) {
       showError(errorBox ? errorBox.dataset.offline : "");
