@@ -158,7 +158,7 @@ if REDIS_URL:
     # Sessions read from the shared cache, written through to the database: one query less on
     # every request (a table's fragment is fetched by every player after every move). Only with
     # Redis: a per-process cache would keep a logged-out session alive in the other workers.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "config.sessions"  # cached_db that outlives a Redis restart
 else:
     _broker_dir = VAR_DIR / "broker"
     for _folder in (_broker_dir, VAR_DIR / "broker-control"):

@@ -9,16 +9,21 @@ ETag back after the write dropped it.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import time
 from datetime import datetime
 from typing import Any
 
+import redis
 from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import get_language
 
 from tournaments.live_clock import namespace
 from tournaments.models import Event
+
+logger = logging.getLogger(__name__)
 
 CLOCK_ETAG_SECONDS = 5.0
 
@@ -34,13 +39,23 @@ def _generation_key(code: str) -> str:
 
 
 def clock_etag_generation(code: str) -> str:
-    """The event's current cache generation; read it before reading the clock."""
-    return str(cache.get(_generation_key(code), "0"))
+    """The event's current cache generation; read it before reading the clock. None to be had
+    (the cache is down): a generation no entry has, so nothing is kept under it for long."""
+    try:
+        return str(cache.get(_generation_key(code), "0"))
+    except redis.RedisError:
+        return "unknown"
 
 
 def cached_clock_etag(code: str) -> str | None:
-    """The clock fragment's ETag for this language, if the cache still holds a current one."""
-    found = cache.get_many([_etag_key(code), _generation_key(code)])
+    """The clock fragment's ETag for this language, if the cache still holds a current one. The
+    cache is an economy: when it cannot be read (Redis restarting) the phones' GETs read the
+    database, where they answered 500 before (issue 17)."""
+    try:
+        found = cache.get_many([_etag_key(code), _generation_key(code)])
+    except redis.RedisError as error:
+        logger.warning("the clock's ETag cache failed (%s): read from the database", error)
+        return None
     entry = found.get(_etag_key(code))
     if entry is None:
         return None
@@ -51,8 +66,11 @@ def cached_clock_etag(code: str) -> str | None:
 
 
 def cache_clock_etag(code: str, etag: str, *, until: datetime | None, generation: str) -> None:
-    """Keep the fragment's ETag until ``until`` (the level's end) or a few seconds, if sooner."""
-    cache.set(_etag_key(code), _entry(etag, until=until, generation=generation), CLOCK_ETAG_SECONDS)
+    """Keep the fragment's ETag until ``until`` (the level's end) or a few seconds, if sooner;
+    not at all while the cache is down (the next GET reads the database again)."""
+    entry = _entry(etag, until=until, generation=generation)
+    with contextlib.suppress(redis.RedisError):
+        cache.set(_etag_key(code), entry, CLOCK_ETAG_SECONDS)
 
 
 def _entry(etag: str, *, until: datetime | None, generation: str) -> tuple[str, float, str]:
