@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.services import StackInput
 from tables.engine import parse_card
-from tournaments.bounds import DB_INT_MAX, MAX_CHIPS, MAX_ID
+from tournaments.bounds import DB_INT_MAX, MAX_CHIPS, MAX_ID, parse_id
 from tournaments.models import Entry
 
 # 12000, 12,000, 12.000 (German) or 12 000; never a fraction.
@@ -104,13 +104,13 @@ class StacksForm(forms.Form):
 
     def _busted_by(self, entry_id: int, name: str) -> int:
         """``by-<id>``: the player still in who busted him and wins his bounty."""
-        raw = str(self.data.get(f"by-{entry_id}") or "").strip()
-        if not raw.isdigit() or int(raw) not in self.entries:
+        by = parse_id(self.data.get(f"by-{entry_id}"))
+        if by is None or by not in self.entries:
             raise forms.ValidationError(
                 _("%(name)s: choose who busted him (his bounty goes to that player).")
                 % {"name": name}
             )
-        return int(raw)
+        return by
 
 
 class BustForm(StacksForm):

@@ -14,6 +14,7 @@ from scoring import payout_services as services
 from scoring import payouts
 from scoring.payout_forms import PayoutDuplicateForm, PayoutRowForm, PayoutStructureForm
 from scoring.payout_models import PayoutStructure, PayoutTier
+from tournaments.bounds import parse_id
 from tournaments.permissions import acting_user, admin_required
 
 UNPROCESSABLE = 422
@@ -114,9 +115,9 @@ def structure_editor(request: HttpRequest, pk: int) -> HttpResponse:
     """The rows of a payout structure; ?edit=<row id> opens one for editing."""
     structure = get_object_or_404(PayoutStructure, pk=pk)
     edit_tier = None
-    raw = request.GET.get("edit", "")
-    if not structure.is_preset and raw.isdigit():
-        edit_tier = get_object_or_404(PayoutTier, pk=int(raw), structure=structure)
+    tier_id = parse_id(request.GET.get("edit", ""))
+    if not structure.is_preset and tier_id is not None:
+        edit_tier = get_object_or_404(PayoutTier, pk=tier_id, structure=structure)
     return _render_editor(request, structure, edit_tier=edit_tier)
 
 

@@ -13,6 +13,7 @@ from scoring import forms, services, undo_services
 from scoring import hand_for_hand_services as hand_for_hand
 from scoring.floor_views import floor_done, floor_failed, form_errors, run_floor_action
 from scoring.selectors import event_standings
+from tournaments.bounds import parse_id
 from tournaments.entry_services import FloorError
 from tournaments.fragments import conditional_fragment
 from tournaments.models import Entry, EntryStatus, Event
@@ -78,8 +79,7 @@ def agreed_stop(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _step_id(request: HttpRequest) -> int | None:
     """The step the page offered to undo or redo (a double click then changes nothing twice)."""
-    raw = request.POST.get("step", "")
-    return int(raw) if raw.isdigit() else None
+    return parse_id(request.POST.get("step", ""))
 
 
 def _step_action(request: HttpRequest, pk: int, service: Callable[..., object]) -> HttpResponse:

@@ -14,7 +14,7 @@ from tests.tournaments.test_event_views import form_data
 from tests.tournaments.test_event_views import snapshot as event_snapshot
 from tests.tournaments.test_structure_views import level_data
 from tests.tournaments.test_structure_views import snapshot as structure_snapshot
-from tournaments.bounds import MAX_LEVELS
+from tournaments.bounds import MAX_ID, MAX_LEVELS, parse_id
 from tournaments.models import BlindStructure, Event
 
 pytestmark = pytest.mark.django_db
@@ -178,4 +178,66 @@ def test_an_absurd_bust_stack_is_refused_with_the_reason(client, floor_user, sta
     )
     assert response.status_code == 400
     assert "at most 1,000,000,000 chips" in response.content.decode()
+    assert floor_snapshot(event) == before
+
+
+# --- numbers a request names (ids, versions, positions): tournaments.bounds.parse_id -----------
+
+# ``str.isdigit`` takes a superscript two, which ``int`` refuses (the views answered 500), and
+# 5,000 digits pass it too (past ``int``'s limit, or past the column).
+FORGED = ["²", "٣", "9" * 5000, str(2**63), "-1", "1e3", " ", "0x1f"]
+
+
+@pytest.mark.parametrize("text", FORGED)
+def test_a_forged_number_in_a_request_is_no_number_never_an_error(text):
+    assert parse_id(text) is None
+
+
+def test_a_plain_number_is_read_up_to_a_row_ids_maximum():
+    assert [parse_id(t) for t in ["0", " 42 ", str(MAX_ID), None]] == [0, 42, MAX_ID, None]
+
+
+@pytest.mark.parametrize("text", FORGED)
+def test_a_forged_table_or_last_id_on_the_table_stream_is_left_out(client, text):
+    from tables.online.live import Cursor
+    from tournaments.live_clock import MessageId
+
+    url = reverse("tables:online_stream")
+    response = client.get(url, {"t": text})
+    assert response.status_code == 400
+    assert "Name the tables to follow" in response.content.decode()
+    assert Cursor.parse(f"t{text}=4,t7={text},p={text}") == ({}, None)
+    assert MessageId.parse(f"{text}.{text}") is None
+
+
+def test_a_stream_follows_at_most_its_tables_however_many_it_names(rf):
+    from tables.online.live import MAX_TABLES
+    from tables.online.views import _table_ids
+
+    named = ",".join(str(i) for i in range(1, 20_001))
+    assert _table_ids(rf.get("/", {"t": [named, named]})) == list(range(1, MAX_TABLES + 1))
+
+
+def test_a_forged_row_to_edit_shows_the_payout_editor(admin_client):
+    from scoring.models import PayoutStructure
+
+    structure = PayoutStructure.objects.create(name="House")
+    url = reverse("payouts:structure_editor", args=[structure.pk])
+    for text in FORGED:
+        assert admin_client.get(url, {"edit": text}).status_code == 200
+
+
+def test_a_forged_bounty_winner_is_a_refusal_with_the_reason(client, floor_user):
+    from tournaments.models import EventMoney
+
+    event, entries = seated_event(players=4, tables=1)
+    EventMoney.objects.create(event=event, buy_in=2000, bounty=500)
+    client.force_login(floor_user)
+    before = floor_snapshot(event)
+    url = reverse("scoring:record_busts", args=[event.pk])
+    for text in FORGED:
+        data = {"out": entries[0].pk, f"stack-{entries[0].pk}": "100", f"by-{entries[0].pk}": text}
+        response = client.post(url, data)
+        assert response.status_code == 400, text
+        assert "choose who busted him" in response.content.decode()
     assert floor_snapshot(event) == before

@@ -15,3 +15,14 @@ MAX_PLAYERS = 10_000  # players in one event, entries in a payout row
 MAX_COUNT = 1_000  # rebuys, add-ons, re-entries of one player; a level number in the rules
 MAX_JSON_BYTES = 1_000_000  # an imported document
 EARLIEST_YEAR, LATEST_YEAR = 2000, 2100  # an event's scheduled start
+
+
+def parse_id(text: object) -> int | None:
+    """A whole number a request names (a row id, a version, a position): ASCII digits up to
+    MAX_ID. Anything else is None, never an error: ``str.isdigit`` also takes "²" (which
+    ``int`` refuses: a 500) and 5,000 digits (past ``int``'s limit, or the column's)."""
+    value = str(text or "").strip()
+    if not (value.isascii() and value.isdigit()) or len(value) > len(str(MAX_ID)):
+        return None
+    number = int(value)
+    return number if number <= MAX_ID else None

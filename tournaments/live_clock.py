@@ -22,6 +22,7 @@ import redis
 from django.conf import settings
 from django.utils import timezone
 
+from tournaments.bounds import parse_id
 from tournaments.display import clock_state
 from tournaments.models import Event
 
@@ -51,9 +52,10 @@ class MessageId:
     def parse(cls, text: str | None) -> MessageId | None:
         """The id a tab sent (``Last-Event-ID``); None when missing or not one of ours."""
         version, _dot, stamp = (text or "").strip().partition(".")
-        if not (version.isdigit() and stamp.isdigit()):
+        number, when = parse_id(version), parse_id(stamp)
+        if number is None or when is None:
             return None
-        return cls(int(version), int(stamp))
+        return cls(number, when)
 
 
 @functools.cache

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import structure_services as services
+from tournaments.bounds import parse_id
 from tournaments.models import BlindStructure, Level
 from tournaments.permissions import acting_user, admin_required, floor_required
 from tournaments.structure_chart import structure_chart
@@ -178,8 +179,7 @@ def _done(request: HttpRequest, structure: BlindStructure) -> HttpResponse:
 
 
 def _int_param(request: HttpRequest, name: str) -> int | None:
-    value = request.GET.get(name, "")
-    return int(value) if value.isdigit() else None
+    return parse_id(request.GET.get(name, ""))
 
 
 @require_GET
@@ -216,8 +216,7 @@ def level_add(request: HttpRequest, pk: int) -> HttpResponse:
     structure = get_object_or_404(BlindStructure.objects.select_related("chip_set"), pk=pk)
     if structure.is_preset:
         return _refuse_preset(request, structure)
-    raw_position = request.POST.get("position", "")
-    insert_at = int(raw_position) if raw_position.isdigit() else None
+    insert_at = parse_id(request.POST.get("position", ""))
     form_id = "level-add" if insert_at is None else "level-insert"
     form = LevelForm(request.POST, structure=structure, form_id=form_id)
     if form.is_valid():

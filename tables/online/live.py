@@ -34,6 +34,7 @@ from tables.online.models import OnlineTable, Presence, TableStatus
 from tables.online.play import reconnected
 from tables.online.publish import nudge, publish_table_changed, table_channel, user_channel
 from tables.online.selectors import table_snapshot
+from tournaments.bounds import parse_id
 from tournaments.live import HEARTBEAT_SECONDS, RESYNC, RETRY_MS, SyncPoller, get_hub
 from tournaments.live_clock import BusMessage
 
@@ -87,14 +88,15 @@ class Cursor:
             return None
         tables: dict[int, int] = {}
         private = None
-        for part in text.strip().split(","):
+        for part in text.strip().split(",")[: MAX_TABLES + 1]:  # the tables and the own count
             name, _equals, value = part.strip().partition("=")
-            if not value.isdigit():
+            number = parse_id(value)
+            if number is None:
                 continue
             if name == "p":
-                private = int(value)
-            elif name.startswith("t") and name[1:].isdigit():
-                tables[int(name[1:])] = int(value)
+                private = number
+            elif name.startswith("t") and (table := parse_id(name[1:])) is not None:
+                tables[table] = number
         return tables, private
 
     def admit(self, message: BusMessage) -> bool:

@@ -43,6 +43,7 @@ from tables.online.selectors import (
     table_view,
 )
 from tables.online.services import TableError
+from tournaments.bounds import parse_id
 from tournaments.permissions import acting_user, floor_required
 from tournaments.selectors import is_floor
 
@@ -382,12 +383,15 @@ def unseat(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _table_ids(request: HttpRequest) -> list[int]:
+    """The tables a stream names (``?t=1&t=2`` or ``?t=1,2``), the first MAX_TABLES of them;
+    what is not an id is left out."""
     ids: list[int] = []
     for value in request.GET.getlist("t")[: online_live.MAX_TABLES]:
-        for part in value.split(","):
-            if part.strip().isdigit():
-                ids.append(int(part))
-    return sorted(set(ids))
+        for part in value.split(",")[: online_live.MAX_TABLES]:
+            number = parse_id(part)
+            if number is not None and number not in ids:
+                ids.append(number)
+    return sorted(ids[: online_live.MAX_TABLES])
 
 
 def _existing(ids: list[int]) -> list[int]:

@@ -165,7 +165,7 @@ class _Replay:
             raise IllegalHistory(None, None, f"the hand cannot start: {exc}") from exc
 
     def _player(self, token: str) -> int:
-        if len(token) < 2 or token[0] != "p" or not token[1:].isdigit():
+        if len(token) < 2 or token[0] != "p" or not (token[1:].isascii() and token[1:].isdigit()):
             raise IllegalAction(f"{token!r} names no player")
         number = int(token[1:])
         if not 1 <= number <= self.n:

@@ -38,7 +38,7 @@ def _tokens(action: str) -> list[str]:
 
 
 def _player(token: str, count: int, index: int, action: str) -> int:
-    if len(token) < 2 or token[0] != "p" or not token[1:].isdigit():
+    if len(token) < 2 or token[0] != "p" or not (token[1:].isascii() and token[1:].isdigit()):
         raise IllegalHistory(index, action, f"{token!r} names no player")
     number = int(token[1:])
     if not 1 <= number <= count:

@@ -163,7 +163,7 @@ def _comment(action: str) -> str:
 
 
 def _player(token: str, count: int, index: int, action: str) -> int:
-    if len(token) < 2 or token[0] != "p" or not token[1:].isdigit():
+    if len(token) < 2 or token[0] != "p" or not (token[1:].isascii() and token[1:].isdigit()):
         raise IllegalHistory(index, action, f"{token!r} names no player")
     if not 1 <= int(token[1:]) <= count:
         raise IllegalHistory(index, action, f"there is no player {token}")

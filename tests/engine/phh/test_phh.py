@@ -209,3 +209,12 @@ def test_r7_11_the_command_line_reads_draw_holdem_histories(tmp_path) -> None:
     result = check_file(path)
     assert result["match"] is True, result
     assert sum(result["computed"]) == 3000
+
+
+def test_a_player_named_with_a_digit_int_refuses_is_reported_by_the_action() -> None:
+    """'p²' passes str.isdigit, then int() refused it with its own message, not the history's."""
+    path = PHH / "dwan-ivey-2009.phh"
+    text = path.read_text(encoding="utf-8").replace('"p1 cbr', '"p\u00b2 cbr', 1)
+    assert "p\u00b2" in text
+    with pytest.raises(IllegalHistory, match="names no player"):
+        read(text)
