@@ -81,7 +81,7 @@ PlayerAction = Literal["fold", "check", "call", "raise"]
 SHOWDOWN_PAUSE = 5.0  # seconds: everyone sees the last showdown before the next deal
 FOLDED_PAUSE = 2.0
 BOT_THINKS = (0.6, 1.6)  # seconds
-CONNECTED_WITHIN = timedelta(seconds=45)  # a stream's heartbeat is every 15 s
+CONNECTED_WITHIN = timedelta(seconds=45)  # a stream's player is renewed every 15 s (live._Alive)
 # What a move changes on the hand's row: never the deck or the secret, which are written once.
 TURN_FIELDS = [
     "sequence", "actor", "turn_started_at", "deadline", "reconnect_extended", "bank_used",

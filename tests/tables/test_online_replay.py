@@ -200,7 +200,7 @@ def test_a_page_reload_does_not_flap_the_mark(settings, published):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("watched")
 def test_a_stream_that_died_with_its_process_shows_on_the_table_when_swept(settings, published):
-    """The sweeper counts a presence silent for two minutes as dropped (R3.10): his table
+    """The sweeper counts a presence silent for 45 seconds as dropped (R3.10): his table
     shows it then, as after a drop the server saw."""
     settings.LIVE_BUS = "db"
     table = make_table()

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.utils import timezone
 
 from tables.online import live as online_live
 from tables.online import play as online_play
@@ -76,3 +79,48 @@ def test_the_stream_marks_the_player_connected_then_dropped_r3_10(settings):
     presence = Presence.objects.get(user=alice)
     assert presence.streams == 0 and presence.dropped_at is not None
     assert not online_play.is_connected(alice.pk, now=presence.dropped_at)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_at_a_busy_table_stays_present_however_long_he_plays_r3_10(settings, monkeypatch):
+    """His stream carries a message more often than a heartbeat would come, so no heartbeat
+    ever renewed his presence: after two minutes of play the sweeper counted him as dropped,
+    every player saw him "Disconnected", and his next time-out gave him the disconnect
+    protection (R3.10) though he was there. His presence is renewed on a timer instead."""
+    settings.LIVE_BUS = "db"
+    monkeypatch.setattr(online_live, "PRESENCE_REFRESH_SECONDS", 0.3)
+    monkeypatch.setattr(online_play, "CONNECTED_WITHIN", timedelta(seconds=1))  # of 45
+    table = make_table()
+    (alice,) = seat_players(table, ["alice"])
+
+    def last_seen():
+        return Presence.objects.get(user=alice).last_seen
+
+    def connected():
+        return online_play.is_connected(alice.pk, now=timezone.now())
+
+    def busy(version: int) -> None:
+        live.publish(
+            online_publish.table_channel(table.pk), online_publish.nudge(table.pk, version)
+        )
+
+    async def scenario():
+        stream = online_live.stream_tables([table.pk], user_id=alice.pk, heartbeat=60)
+        await anext(stream)  # connected
+        await anext(stream)  # the table's version
+        opened = await sync_to_async(last_seen)()
+        version, renewed, started = 10_000, opened, time.monotonic()
+        # Busy for longer than CONNECTED_WITHIN, and until renewed (a generous cap).
+        async with asyncio.timeout(30):
+            while renewed == opened or time.monotonic() - started < 1.5:
+                version += 1
+                await sync_to_async(busy)(version)
+                assert (await anext(stream)).startswith("event: changed")  # never a heartbeat
+                renewed = await sync_to_async(last_seen)()
+        still = await sync_to_async(connected)()
+        await stream.aclose()
+        return opened, renewed, still
+
+    opened, renewed, still = asyncio.run(scenario())
+    assert renewed > opened
+    assert still, "counted as dropped while his stream was open: the protection would be his"
