@@ -241,6 +241,15 @@ def test_every_page_speaks_the_browsers_language(client, urls, url, role, german
         assert giveaway.findall(text) == [], (url, language)
 
 
+def test_every_page_names_its_icon_which_is_served(client, db):
+    """Without one the browser asked for /favicon.ico on every page: a 404 each time."""
+    html = client.get("/").content.decode()
+    assert '<link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">' in html
+    icon = client.get("/static/img/favicon.svg")
+    assert icon.status_code == 200
+    assert b"<svg" in b"".join(icon.streaming_content)
+
+
 def test_a_browser_without_a_language_gets_english(client, urls):
     html = client.get(f"/e/{urls['code']}/").content.decode()
     assert '<html lang="en">' in html and "Next level" in html
@@ -330,6 +339,7 @@ def test_error_pages_speak_the_browsers_language_and_lead_back(case, db, monkeyp
         assert f"<h1>{heading}</h1>" in html
         assert other not in readable_text(html)
         assert 'href="/"' in html, "a way back to the start page"
+        assert 'rel="icon" href="/static/img/favicon.svg"' in html  # no /favicon.ico asked
 
 
 # --- (d) no template text outside the translate tags --------------------------------------------

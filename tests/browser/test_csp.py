@@ -28,7 +28,8 @@ document.addEventListener("securitypolicyviolation", (e) => {
 
 @pytest.fixture
 def watched(browser, settings):
-    """A page that records CSP violations (event and console) and script errors."""
+    """A page that records CSP violations (event and console), script errors and requests
+    answered 404."""
     settings.LIVE_WSGI_STREAM_SECONDS = 30
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -45,6 +46,11 @@ def watched(browser, settings):
         ),
     )
     page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+    # Nothing a page asks for by itself is missing (the browser's icon was, on every page).
+    page.on(
+        "response",
+        lambda r: problems.append(f"{r.status}: {r.url}") if r.status == 404 else None,
+    )
     yield page, problems
     context.close()
 
