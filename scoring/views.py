@@ -6,16 +6,14 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import forms, services, undo_services
 from scoring import hand_for_hand_services as hand_for_hand
 from scoring.floor_views import floor_done, floor_failed, form_errors, run_floor_action
-from scoring.selectors import event_standings
 from tournaments.bounds import parse_id
 from tournaments.entry_services import FloorError
-from tournaments.fragments import conditional_fragment
+from tournaments.fragments import board_fragment
 from tournaments.models import Entry, EntryStatus, Event
 from tournaments.money_selectors import money_rules
 from tournaments.permissions import acting_user, floor_required
@@ -145,11 +143,6 @@ def take_back_hand_done(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def standings_fragment(request: HttpRequest, code: str) -> HttpResponse:
-    """The public standings fragment for the TV and phones; If-None-Match answers 304."""
-    event = get_object_or_404(Event, code=code)
-    html = render_to_string(
-        "scoring/_standings.html",
-        {"event": event, "standings": event_standings(event)},
-        request=request,
-    )
-    return conditional_fragment(request, html)
+    """The public standings fragment for the TV and phones (the part of the event's board that
+    the stream carries, tournaments.live_board); If-None-Match answers 304."""
+    return board_fragment(request, code, "standings")

@@ -13,7 +13,6 @@ from django.http import (
     HttpResponseRedirect,
 )
 from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -22,7 +21,6 @@ from tables.chipup_forms import ChipUpForm
 from tables.chipup_services import (
     ChipUpError,
     DueChipUp,
-    chip_up_notice,
     dealing_order,
     due_chip_up,
     race_chip_up,
@@ -30,7 +28,7 @@ from tables.chipup_services import (
 from tables.engine import RANKS
 from tables.models import ChipUpRace
 from tables.services import live_tables
-from tournaments.fragments import conditional_fragment
+from tournaments.fragments import board_fragment
 from tournaments.models import Event
 from tournaments.permissions import floor_required
 
@@ -126,14 +124,7 @@ def chip_up(request: HttpRequest, pk: int) -> HttpResponseBase:
 def chip_up_banner(request: HttpRequest, code: str) -> HttpResponse:
     """The public chip-up banner (TV, phones): the race in progress, tables still to race.
 
-    Fetched when the page loads and whenever the event changes (a race publishes the change on
-    its commit); If-None-Match answers 304 while it reads the same.
+    The part of the event's board that the stream carries with each change (a race publishes
+    it on its commit, tournaments.live_board); If-None-Match answers 304 while it reads the same.
     """
-    event = get_object_or_404(Event, code=code)
-    notice = chip_up_notice(event)
-    html = render_to_string(
-        "tables/_chip_up_banner.html",
-        {"notice": notice if notice is not None and notice.due_now else None},
-        request=request,
-    )
-    return conditional_fragment(request, html)
+    return board_fragment(request, code, "chip_up")

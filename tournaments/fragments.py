@@ -5,8 +5,12 @@ from __future__ import annotations
 import hashlib
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
+
+from tournaments import live_board
+from tournaments.models import Event
 
 
 def conditional_fragment(request: HttpRequest, html: str) -> HttpResponse:
@@ -20,4 +24,14 @@ def conditional_fragment(request: HttpRequest, html: str) -> HttpResponse:
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response
+
+
+def board_fragment(request: HttpRequest, code: str, part: str) -> HttpResponse:
+    """One part of an event's board (standings, chip-up banner) as a conditional fragment, with
+    the stamp of its reading: a page keeps it only if it is newer than the board it shows."""
+    stamp = live_board.board_stamp()  # before the reading, as a published board's
+    event = get_object_or_404(Event.objects.select_related("structure"), code=code)
+    response = conditional_fragment(request, live_board.render_part(event, part))
+    response[live_board.STAMP_HEADER] = str(stamp)
     return response

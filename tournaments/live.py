@@ -4,8 +4,8 @@ Two backends, chosen by ``settings.LIVE_BUS``: Redis pub/sub in production, and 
 default a small table (``LiveMessage``) that the listener polls. Either way each process runs ONE
 listener (docs/architecture.md, "Live updates"): an asyncio hub that subscribes once to
 ``event:*`` and hands every message to the queues of the streams open in that process. A clock
-change travels with the clock's public state (tournaments.live_clock); standings changes are
-nudges the page follows.
+change travels with the clock's public state (tournaments.live_clock), a standings change with
+the event's board (tournaments.live_board).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from tournaments import clock_etag
+from tournaments import clock_etag, live_board
 from tournaments.live_clock import (
     BusMessage,
     Cursor,
@@ -63,13 +63,16 @@ def channel_for(event_id: int) -> str:
 def publish_event_changed(*, event_id: int, what: str) -> None:
     """Tell every open page of the event that its ``what`` (clock, level, standings) changed.
 
-    A clock change (``clock``, ``level``) goes out with the clock's new state, so the pages show
-    it without a fetch; anything else (standings, seats, races) goes out as a nudge. Called
-    after the commit.
+    A clock change (``clock``, ``level``) goes out with the clock's new state, and, when it
+    moved the level, with the event's board too; anything else (standings, seats, races) with
+    the board (tournaments.live_board): the pages show either without a fetch. Called after the
+    commit.
     """
     try:
-        if what not in CLOCK_CHANGES or not _publish_clock(event_id=event_id, what=what):
-            publish(channel_for(event_id), _nudge(event_id=event_id, what=what))
+        if what in CLOCK_CHANGES and _publish_clock(event_id=event_id, what=what) is False:
+            return  # the clock moved nothing the board shows (a pause, time added)
+        board = live_board.board_payload(event_id, what=what)
+        publish(channel_for(event_id), board or _nudge(event_id=event_id, what=what))
     except Exception:
         # The change is committed and every page still finds it by its conditional GET polling.
         logger.exception("could not publish %s on the live bus", what)
@@ -79,22 +82,29 @@ def _nudge(*, event_id: int, what: str) -> str:
     return json.dumps({"event": event_id, "what": what, "at": timezone.now().isoformat()})
 
 
-def _publish_clock(*, event_id: int, what: str) -> bool:
-    """Drop the cached ETags, read the clock, prime the cache with its ETags, publish its state."""
+def _publish_clock(*, event_id: int, what: str) -> bool | None:
+    """Drop the cached ETags, read the clock, prime the cache with its ETags, publish its state.
+    Whether it moved what the event's board shows of the clock (tournaments.live_board); None
+    when the event is gone."""
     code = Event.objects.filter(pk=event_id).values_list("code", flat=True).first()
     if code is None:
-        return False
+        return None
     # Every cached ETag of the clock is dropped, the generation taken before the database is
     # read, as the view does.
     generation = clock_etag.new_generation(code)
     event = Event.objects.select_related("structure").get(pk=event_id)
     payload = clock_payload(event, what=what)
-    clock_etag.prime_clock_etags(code, json.loads(payload)["clock"], generation=generation)
+    clock = json.loads(payload)["clock"]
+    clock_etag.prime_clock_etags(code, clock, generation=generation)
+    phase = live_board.phase_of(clock)
     if settings.LIVE_BUS == "redis":
-        store_clock_payload(_redis(), channel=channel_for(event_id), payload=payload, publish=True)
-    else:
-        publish(channel_for(event_id), payload)
-    return True
+        channel = channel_for(event_id)
+        before = store_clock_payload(
+            _redis(), channel=channel, payload=payload, publish=True, phase=phase
+        )
+        return before != phase
+    publish(channel_for(event_id), payload)
+    return live_board.phase_moved(event_id, phase)
 
 
 def publish(channel: str, payload: str) -> None:
@@ -137,6 +147,12 @@ class Hub:
         # with: when it grows, the bus dropped and came back, and what was published between
         # never reached this process, so the stream catches up (RESYNC).
         self.generation = 0
+        # The event's state read once for all its streams catching up: (event, generation).
+        self.catch_ups: dict[tuple[int, int], asyncio.Future[list[BusMessage]]] = {}
+        # The newest board of each event channel with a stream here, for the streams that
+        # connect (tournaments.live_board), and the readings of one under way, by event.
+        self.boards: dict[str, BusMessage] = {}
+        self.board_reads: dict[int, asyncio.Future[BusMessage | None]] = {}
 
     async def start(self, *, timeout: float = 5.0) -> None:
         """Start listening (once) and wait until the subscription stands."""
@@ -173,6 +189,7 @@ class Hub:
             queues.discard(queue)
             if not queues:
                 del self._queues[channel]
+                self.boards.pop(channel, None)  # nobody here hears its changes any more
 
     def subscribers(self, channel: str | None = None) -> int:
         """How many queues listen (on one channel, or on all)."""
@@ -202,8 +219,19 @@ class Hub:
         queues = tuple(self._queues.get(channel, ()))
         if queues:
             message = BusMessage.parse(payload)
+            self.keep_board(channel, message)
             for queue in queues:
                 _put_newest(queue, message)
+
+    def keep_board(self, channel: str, message: BusMessage) -> None:
+        """Keep ``message`` as the channel's board if it is one, newer than the one kept, and
+        a stream here listens to the channel."""
+        stamp = message.board_stamp
+        if stamp is None or channel not in self._queues:
+            return
+        kept = self.boards.get(channel)
+        if kept is None or (kept.board_stamp or 0) < stamp:
+            self.boards[channel] = message
 
 
 def _put_newest(queue: asyncio.Queue[BusMessage], message: BusMessage) -> None:
@@ -340,14 +368,64 @@ def _current_clock(event_id: int, version: int | None) -> BusMessage | None:
     return None if payload is None else BusMessage.parse(payload)
 
 
-def _clock_now(event_id: int) -> BusMessage | None:
-    """The event's clock as the database has it now (its kept state if of that version)."""
+def _board_read_now(event_id: int) -> BusMessage | None:
+    """The event's board as it reads now; None when it cannot be read (the page polls)."""
+    try:
+        board = live_board.board_payload(event_id)
+    except Exception:
+        logger.exception("could not read the board of event %s for its streams", event_id)
+        board = None
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+    return None if board is None else BusMessage.parse(board)
+
+
+def _event_read_now(event_id: int) -> list[BusMessage]:
+    """The event's clock (its kept state if of the version in the database) and its board as
+    they read now; a nudge instead of the board that cannot be read (the page fetches)."""
     try:
         version = Event.objects.filter(pk=event_id).values_list("clock_version", flat=True).first()
     finally:
         if not connection.in_atomic_block:
             connection.close()
-    return _current_clock(event_id, version)
+    clock = _current_clock(event_id, version)
+    board = _board_read_now(event_id)
+    nudge = BusMessage.parse(_nudge(event_id=event_id, what="resync"))
+    return [*([clock] if clock else []), board or nudge]
+
+
+async def _event_now(hub: Hub, event_id: int) -> list[BusMessage]:
+    """What the streams of an event catch up on after the bus came back (``_event_read_now``):
+    read once for all of them in this process, not once a stream (500 phones, 500 readings)."""
+    key = (event_id, hub.generation)
+    reading = hub.catch_ups.get(key)
+    if reading is None:
+        hub.catch_ups = {k: v for k, v in hub.catch_ups.items() if k[1] == hub.generation}
+        reading = asyncio.ensure_future(sync_to_async(_event_read_now)(event_id))
+        hub.catch_ups[key] = reading
+    found = await asyncio.shield(reading)
+    hub.keep_board(channel_for(event_id), found[-1])
+    return found
+
+
+async def _board_now(hub: Hub, event_id: int) -> BusMessage | None:
+    """The board for a stream that connects: the newest this process has seen on the event's
+    channel, else read once for all the streams that connect while it is read (a herd of
+    phones, an events process restarted)."""
+    channel = channel_for(event_id)
+    board = hub.boards.get(channel)
+    if board is not None:
+        return board
+    reading = hub.board_reads.get(event_id)
+    if reading is None:
+        reading = asyncio.ensure_future(sync_to_async(_board_read_now)(event_id))
+        hub.board_reads[event_id] = reading
+        reading.add_done_callback(lambda _done: hub.board_reads.pop(event_id, None))
+    board = await asyncio.shield(reading)
+    if board is not None:
+        hub.keep_board(channel, board)
+    return board
 
 
 async def stream_event(
@@ -358,7 +436,7 @@ async def stream_event(
     version: int | None = None,
     heartbeat: float = HEARTBEAT_SECONDS,
 ) -> AsyncIterator[bytes]:
-    """Server-sent events for one event: the clock's state, `changed` nudges, heartbeats.
+    """Server-sent events for one event: the clock's state, its board, heartbeats.
 
     Subscribed first, then the current state: whatever is published meanwhile is queued, and
     the cursor sends each state once and never an older one after a newer (nor what the tab
@@ -376,18 +454,22 @@ async def stream_event(
         current = await sync_to_async(_current_clock)(event_id, version)
         if current is not None and (frame := cursor.resync(current)):
             yield frame
+        board = await _board_now(hub, event_id)
+        if board is not None and (frame := cursor.frame(board)):
+            yield frame
         beat.start()
         while True:
             message = await queue.get()
             if hub.generation != generation:
-                # The bus dropped and came back: the clock as it stands, and a nudge for the
-                # page's other parts (standings, seats), whose changes may have been lost.
+                # The bus dropped and came back: the clock and the board as they stand, whose
+                # changes may have been lost meanwhile.
                 generation = hub.generation
-                current = await sync_to_async(_clock_now)(event_id)
-                if current is not None and (frame := cursor.resync(current)):
-                    yield frame
-                nudge = BusMessage.parse(_nudge(event_id=event_id, what="resync"))
-                yield nudge.frame(language, now=timezone.now())
+                for current in await _event_now(hub, event_id):
+                    # The clock once per version (the page counts time itself); the board if
+                    # newer than the last one sent.
+                    frame = cursor.resync(current) if current.is_clock else cursor.frame(current)
+                    if frame:
+                        yield frame
             if message is HEARTBEAT:
                 yield BEAT
             elif message is not RESYNC and (frame := cursor.frame(message)):
@@ -462,6 +544,9 @@ def stream_event_sync(
         yield CONNECTED
         current = _current_clock(event_id, version)
         if current is not None and (frame := cursor.resync(current)):
+            yield frame
+        board = _board_read_now(event_id)
+        if board is not None and (frame := cursor.frame(board)):
             yield frame
         while time.monotonic() < deadline:
             messages = poller.poll()

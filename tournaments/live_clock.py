@@ -85,15 +85,22 @@ def clock_payload(event: Event, *, what: str, now: datetime | None = None) -> st
     )
 
 
-def store_clock_payload(client: redis.Redis, *, channel: str, payload: str, publish: bool) -> None:
-    """Keep ``payload`` as the event's state for the tabs that connect later; publish it."""
+def store_clock_payload(
+    client: redis.Redis, *, channel: str, payload: str, publish: bool, phase: str = ""
+) -> str | None:
+    """Keep ``payload`` as the event's state for the tabs that connect later; publish it. A
+    publish also keeps its ``phase`` (tournaments.live_board) and returns the one before, in
+    the same round trip."""
     event_id = json.loads(payload)["event"]
+    key = state_key(event_id)
     with client.pipeline(transaction=True) as pipe:
-        pipe.hset(state_key(event_id), "payload", payload)
-        pipe.expire(state_key(event_id), STATE_SECONDS)
+        pipe.hget(key, "phase")
+        pipe.hset(key, mapping={"payload": payload, **({"phase": phase} if phase else {})})
+        pipe.expire(key, STATE_SECONDS)
         if publish:
             pipe.publish(channel, payload)
-        pipe.execute()
+        before = pipe.execute()[0]
+    return before.decode() if isinstance(before, bytes) else before
 
 
 def current_clock_payload(
@@ -146,12 +153,26 @@ class BusMessage:
     def is_clock(self) -> bool:
         return self.id is not None
 
+    @property
+    def board_stamp(self) -> int | None:
+        """The stamp of the event's board it carries (tournaments.live_board), else None."""
+        board = self.data.get("board")
+        stamp = board.get("stamp") if isinstance(board, dict) else None
+        return stamp if isinstance(stamp, int) else None
+
     def frame(self, language: str, *, now: datetime) -> bytes:
-        """The server-sent event for one tab: the clock in its language, or a `changed` nudge.
+        """The server-sent event for one tab: the clock or the board in its language, or a
+        `changed` nudge.
 
         Bytes, encoded once per message and language: each of 500 streams writing a 2.5 KB
         string had it encoded again (and its charset looked up) by the response (issue 17).
+        A board's frame has no ``id``: the tab's Last-Event-ID stays its clock's.
         """
+        if self.board_stamp is not None:
+            if language not in self._parts:
+                data = _board_data(self.data["board"], language)
+                self._parts[language] = (f"event: standings\ndata: {data}\n\n".encode(), b"")
+            return self._parts[language][0]
         if not self.is_clock:
             if "" not in self._parts:
                 nudge = "event: changed\n" + "".join(f"data: {line}\n" for line in _lines(self.raw))
@@ -197,6 +218,14 @@ def _view(views: dict[str, dict[str, str]], language: str) -> dict[str, str]:
     return {"etag": view["etag"], "html": view["html"]}
 
 
+def _board_data(board: dict[str, Any], language: str) -> str:
+    """A board frame's data for a tab (tournaments.live_board): its stamp, its parts in its
+    language."""
+    views = board["views"]
+    view = views.get(language) or views.get(settings.LANGUAGE_CODE) or next(iter(views.values()))
+    return json.dumps({"stamp": board["stamp"], **view}, separators=(",", ":"))
+
+
 def _lines(text: str) -> list[str]:
     return text.splitlines() or [""]
 
@@ -212,6 +241,7 @@ class Cursor:
     def __init__(self, *, language: str, last_event_id: str | None) -> None:
         self.language = language
         self.sent = MessageId.parse(last_event_id)
+        self.board: int | None = None  # the stamp of the last board sent
 
     def resync(self, current: BusMessage) -> bytes | None:
         """The frame of the current state for a tab that connects, or None if it has it."""
@@ -224,7 +254,11 @@ class Cursor:
 
     def frame(self, message: BusMessage) -> bytes | None:
         """The frame to send for ``message``, or None when the tab already has something newer."""
-        if message.id is not None:
+        if (stamp := message.board_stamp) is not None:
+            if self.board is not None and stamp <= self.board:
+                return None
+            self.board = stamp
+        elif message.id is not None:
             if self.sent is not None and not message.id.supersedes(self.sent):
                 return None
             self.sent = message.id

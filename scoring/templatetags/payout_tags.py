@@ -1,5 +1,5 @@
 """Tags of the payout pages and fragments: amounts and percentages in the page's language,
-and an event's payouts for the standings fragment (floor, TV, phone)."""
+and an event's standings and payouts for the standings fragment (floor, TV, phone)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from django import template
 
 from scoring import payouts
 from scoring.payout_selectors import EventPayouts, event_payouts
+from scoring.selectors import Standings, event_standings
 from tournaments.models import Event
 from tournaments.money_format import format_money
 from tournaments.money_windows import PublicWindow, public_windows
@@ -30,6 +31,13 @@ def money(cents: int) -> str:
 def prize_for(money: EventPayouts | None, entry_id: int) -> str:
     """The prize an entry won (a place's prize, or his share of a deal), "" if none."""
     return money.prize_text(int(entry_id)) if money is not None else ""
+
+
+@register.simple_tag(name="event_standings")
+def event_standings_tag(event: Event) -> Standings:
+    """The places so far, players left and chips in play: the public standings' own reading,
+    so that the fragment renders from the event alone (tournaments.live_board)."""
+    return event_standings(event)
 
 
 @register.simple_tag(name="event_payouts")

@@ -171,11 +171,11 @@
     if (!newer(state.id, clockId)) return;
     clockId = state.id;
     upcoming = state.next ? { endsAt: state.next.at, html: state.next.html } : null;
-    // A level with a chip-up (R5.11) ended: nothing is fetched. The chip-up banner shows it
-    // at its own poll (every 20 s, templates/tournaments/_live_chip_up.html). When 500 phones
-    // fetched their standings and banners within 10 s (or only the banners within 20 s), the
-    // web processes fell seconds behind and the floor's next Pause or Resume waited behind
-    // them (issue 17, bench/RESULTS.md).
+    // A level with a chip-up (R5.11) ended: nothing is fetched. The chip-up banner comes with
+    // the board the level change publishes (applyBoard). When 500 phones fetched their
+    // standings and banners within 10 s (or only the banners within 20 s), the web processes
+    // fell seconds behind and the floor's next Pause or Resume waited behind them (issue 17,
+    // bench/RESULTS.md).
     const shown = clockEl();
     if (shown && shown.dataset.etag === state.etag) {
       const serverNow = Date.parse(state.now);
@@ -186,6 +186,59 @@
       refresh();
     }
   }
+
+  // The event's board (standings, chip-up banner) comes with each change, rendered once by the
+  // server: the page shows it without a fetch. When 500 phones each fetched both parts after
+  // every bust-out, one bust cost the server about 10 s of CPU (issue 17, bench/RESULTS.md).
+  // Each part keeps the newest reading it was given, by the board's stamp (when the server
+  // began reading it): a GET's answer (its Board-Stamp header) or a board that arrives after
+  // a newer one is dropped.
+  const boardStamps = {};
+  const boardParts = () => document.querySelectorAll("[data-board-part]");
+  // The board's polls, the fallback: every 20 s while the stream is down, now and then while
+  // it is up (a board lost on the way); the parts ask when the page fires fm:board-poll.
+  const boardPollMs = 20000;
+  const boardStreamPollMs = 120000;
+  let lastBoardPoll = Date.now();
+  function pollBoard() {
+    lastBoardPoll = Date.now();
+    document.body.dispatchEvent(new CustomEvent("fm:board-poll"));
+  }
+  const boardShown = {}; // each part's html as it came, to see whether a board changes it
+  function applyBoard(board) {
+    let changed = false;
+    for (const el of boardParts()) {
+      const part = el.dataset.boardPart;
+      if (typeof board[part] !== "string" || (boardStamps[part] || 0) >= board.stamp) continue;
+      boardStamps[part] = board.stamp;
+      if (boardShown[part] === board[part]) continue; // the same (on connect, after a gap)
+      boardShown[part] = board[part];
+      el.innerHTML = board[part];
+      if (window.htmx) window.htmx.process(el);
+      changed = true;
+    }
+    lastBoardPoll = Date.now();
+    if (!changed) return;
+    document.body.dispatchEvent(new CustomEvent("fm:board"));
+    // The floor's dashboard shows the seats and the entries too: it fetches itself.
+    if (targetId !== "clock") refresh();
+  }
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    const el = event.detail.elt;
+    const part = el && el.dataset ? el.dataset.boardPart : undefined;
+    const stamp = Number(event.detail.xhr.getResponseHeader("Board-Stamp"));
+    if (!part || !stamp) return;
+    if ((boardStamps[part] || 0) > stamp) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    boardStamps[part] = stamp;
+    boardShown[part] = event.detail.serverResponse;
+  });
+  setInterval(() => {
+    const every = streamOpen ? boardStreamPollMs : boardPollMs;
+    if (!document.hidden && Date.now() - lastBoardPoll >= every) pollBoard();
+  }, 1000);
 
   // Sound: a WebAudio beep, no audio file; the browser allows it only after a user gesture.
   const sound = (() => {
@@ -266,9 +319,11 @@
       retryMs = 5000;
     });
     source.addEventListener("clock", (event) => applyClock(JSON.parse(event.data)));
+    source.addEventListener("standings", (event) => applyBoard(JSON.parse(event.data)));
     source.addEventListener("changed", (event) => {
       const message = JSON.parse(event.data);
-      // Standings, seats or a chip-up race changed: their parts of the page fetch themselves.
+      // A change that came without its state (the board could not be read): the parts of
+      // the page fetch themselves.
       document.body.dispatchEvent(new CustomEvent("fm:changed"));
       // A clock change that came without its state, or the floor's dashboard: fetch.
       const clock = message.what === "clock" || message.what === "level";
@@ -303,12 +358,15 @@
       return;
     }
     clearTimeout(hiddenTimer);
-    if (streaming && !source) openStream();
+    if (streaming && !source) openStream(); // it comes with the board
+    else if (!streaming) pollBoard();
     tick();
     refresh();
   });
   window.addEventListener("pageshow", (event) => {
-    if (event.persisted) refresh();
+    if (!event.persisted) return;
+    refresh();
+    pollBoard();
   });
   setInterval(() => {
     const every = streamOpen ? streamPollMs : pollMs;

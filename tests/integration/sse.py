@@ -23,12 +23,15 @@ class Stream:
         *,
         last_event_id: str | None = None,
         cookies: dict[str, str] | None = None,
+        language: str | None = None,
     ) -> None:
         self.url = url
         self.events: queue.Queue[tuple[float, str, str]] = queue.Queue()
         self.ids: dict[str, str] = {}
         self.status: int | None = None
         headers = {"Last-Event-ID": last_event_id} if last_event_id else {}
+        if language:
+            headers["Accept-Language"] = language
         self._client = httpx.Client(
             timeout=httpx.Timeout(5, read=60), headers=headers, cookies=cookies
         )
@@ -97,13 +100,16 @@ def drain(stream: Stream, quiet: float) -> list[tuple[str, dict[str, object]]]:
             found.append((stream.ids.get(data, ""), json.loads(data)))
 
 
-def next_changed(stream: Stream, timeout: float) -> tuple[float, dict[str, object]]:
-    """The next `changed` event (heartbeats skipped) and when it arrived."""
+def next_changed(
+    stream: Stream, timeout: float, *, event: str = "changed"
+) -> tuple[float, dict[str, object]]:
+    """The next ``event`` (a `changed` nudge, or an event's board: `standings`), other events
+    skipped, and when it arrived."""
     deadline = time.monotonic() + timeout
     while True:
         received, name, data = stream.next(max(deadline - time.monotonic(), 0.01))
         assert name != "error", data
-        if name == "changed":
+        if name == event:
             return received, json.loads(data)
 
 

@@ -45,8 +45,8 @@ def events_server(django_db_setup, tmp_path_factory) -> Iterator[str]:
 def open_stream() -> Iterator[Callable[..., Stream]]:
     streams: list[Stream] = []
 
-    def opener(url: str, last_event_id: str | None = None) -> Stream:
-        stream = Stream(url, last_event_id=last_event_id)
+    def opener(url: str, last_event_id: str | None = None, language: str | None = None) -> Stream:
+        stream = Stream(url, last_event_id=last_event_id, language=language)
         streams.append(stream)
         stream.wait_connected()
         return stream
@@ -99,12 +99,17 @@ def test_a_stream_hears_only_its_own_event_and_the_reconciler_too(
     assert (state["event"], state["what"], state["level_index"]) == (mine.pk, "level", 1)
 
 
-def test_standings_reach_the_stream_as_a_nudge(events_server, open_stream):
+def test_standings_reach_the_stream_with_the_events_board(events_server, open_stream):
+    """Issue 17: the stream carries the board (standings, chip-up banner) in the tab's
+    language, on connect and with each change: no page fetches it."""
     event = factories.make_event(code="strm05")
-    stream = open_stream(f"{events_server}/e/{event.code}/events/")
+    stream = open_stream(f"{events_server}/e/{event.code}/events/", language="de")
+    _received, connected = next_changed(stream, timeout=PUSH_DEADLINE, event="standings")
     live.publish_event_changed(event_id=event.pk, what="standings")
-    _received, payload = next_changed(stream, timeout=PUSH_DEADLINE)
-    assert (payload["event"], payload["what"]) == (event.pk, "standings")
+    _received, board = next_changed(stream, timeout=PUSH_DEADLINE, event="standings")
+    assert int(board["stamp"]) > int(connected["stamp"])
+    assert "Noch ist niemand ausgeschieden." in str(board["standings"])
+    assert board["chip_up"] == connected["chip_up"]
 
 
 def test_a_stream_that_reconnects_gets_what_it_missed_at_once(

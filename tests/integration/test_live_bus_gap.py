@@ -3,8 +3,8 @@ blip) and comes back: pub/sub keeps nothing for a subscriber that was away, so w
 published meanwhile never reaches the process. Every open stream then catches up by itself,
 from where it stood, without waiting for the next change (issue 17): a table's stream gets the
 versions it missed and the viewer's own part (his turn: without it his buttons would not show
-until his time ran out), a clock's stream the clock as it stands and a nudge for the page's
-other parts.
+until his time ran out), a clock's stream the clock and the event's board (standings, chip-up
+banner) as they stand, read once in the process for all of the event's streams.
 
 In-process with the real Redis: the hub and the streams run in the test's event loop, the
 changes in the test's thread as a web process's would. The hub's connection is ended by name
@@ -24,10 +24,11 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
 from django.db import connections
 
+from scoring.services import StackInput, record_busts
 from tables.online import live as online_live
 from tables.online import play as online_play
 from tables.online.models import OnlineTable
-from tests.factories import make_event
+from tests.factories import make_entries, make_event
 from tests.tables.online_helpers import check_or_call, make_table, seat_players, stacked_deck
 from tournaments import live
 from tournaments.models import Event
@@ -110,6 +111,20 @@ def changed(frames: list[str]) -> list[dict]:
     return found
 
 
+def boards(frames: list[str]) -> list[dict]:
+    """The event's boards among ``frames`` (tournaments.live_board)."""
+    found = [t for t in frames if t.startswith("event: standings")]
+    return [json.loads(t.split("\ndata: ", 1)[1]) for t in found]
+
+
+def counted(function, calls: list):
+    def wrapper(*args):
+        calls.append(args)
+        return function(*args)
+
+    return wrapper
+
+
 def clock_of(frame: str) -> dict:
     return json.loads(frame.split("\ndata: ", 1)[1])
 
@@ -163,28 +178,51 @@ def test_a_tables_stream_catches_up_on_what_was_published_while_the_bus_was_away
     assert 'name="action"' in " ".join(m["html"]["en"] for m in own), "his buttons"
 
 
-def test_a_clocks_stream_catches_up_on_what_was_published_while_the_bus_was_away(bus, floor_user):
+def test_a_clocks_stream_catches_up_on_what_was_published_while_the_bus_was_away(
+    bus, floor_user, monkeypatch
+):
     event = make_event()
 
+    entries = make_entries(event=event, count=3, status="playing")
+    readings = []
+    monkeypatch.setattr(live, "_event_read_now", counted(live._event_read_now, readings))
+
     async def scenario():
-        stream = live.stream_event(event.pk, heartbeat=CAP * 4, version=0)
-        first = await frames_until(stream, lambda f: len(f) >= 1, what="the clock on connect")
+        streams = [live.stream_event(event.pk, heartbeat=CAP * 4, version=0) for _ in range(3)]
+        first = [
+            await frames_until(s, lambda f: len(f) >= 2, what="the clock and board on connect")
+            for s in streams
+        ]
         hub = await live.get_hub()
         await drop_the_bus(hub)
         await sync_to_async(act_on_clock)(
             event_id=event.pk, actor=floor_user, action=ClockAction.START
         )  # published to nobody
+        await sync_to_async(record_busts)(
+            event_id=event.pk,
+            actor=floor_user,
+            busts=[StackInput(entry_id=entries[0].pk, stack=None)],
+        )  # nor this
         bus.set()
-        caught = await frames_until(
-            stream,
-            lambda f: any(t.startswith("id:") for t in f) and changed(f),
-            what="the started clock and a nudge",
-        )
+        caught = [
+            await frames_until(
+                s,
+                lambda f: any(t.startswith("id:") for t in f) and boards(f),
+                what="the started clock and the board after the bust",
+            )
+            for s in streams
+        ]
         return first, caught
 
     first, caught = run(scenario())
-    assert clock_of(first[0])["status"] == "not_started"
-    clock = [clock_of(t) for t in caught if t.startswith("id:")]
-    assert clock[0]["version"] == Event.objects.get(pk=event.pk).clock_version
-    assert clock[0]["status"] == "running"
-    assert [m["what"] for m in changed(caught)] == ["resync"]  # standings and seats: look again
+    assert clock_of(first[0][0])["status"] == "not_started"
+    assert "Nobody is out yet." in boards(first[0])[0]["standings"]
+    for frames in caught:
+        clock = [clock_of(t) for t in frames if t.startswith("id:")]
+        assert clock[0]["version"] == Event.objects.get(pk=event.pk).clock_version
+        assert clock[0]["status"] == "running"
+        (board,) = boards(frames)  # the standings as they stand, not a nudge to fetch them
+        assert entries[0].player.name in board["standings"]
+        assert "Nobody is out yet." not in board["standings"]
+    # Three streams of the event in one process: the event read once for all of them.
+    assert len(readings) == 1

@@ -118,9 +118,11 @@ def test_a_finished_event_shows_no_window(client):
 
 
 def test_the_tv_and_the_phone_load_the_fragment_that_shows_them(client):
-    """The pages themselves hold the standings fragment's loader (refetched every poll)."""
+    """The pages themselves hold the standings fragment's loader: fetched as the page loads,
+    then carried by the stream, polled as its fallback (fm:board-poll, static/js/clock.js)."""
     event = windows_event(**FULL)
     standings = reverse("scoring:standings", args=[event.code])
     for url in (f"/e/{event.code}/", f"/e/{event.code}/tv/"):
         page = client.get(url).content.decode()
-        assert f'hx-get="{standings}"' in page and "every 20s" in page
+        assert f'data-board-part="standings" hx-get="{standings}"' in page
+        assert 'hx-trigger="load, fm:changed from:body, fm:board-poll from:body"' in page

@@ -64,13 +64,31 @@ def test_db_bus_publish_then_listen_receives_the_clock_state(settings):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("what", ["standings", "seats"])
-def test_anything_but_the_clock_goes_out_as_a_nudge(settings, what):
+def test_anything_but_the_clock_goes_out_with_the_events_board(settings, what):
+    """Issue 17: the board (standings, chip-up banner) travels with the change, in every
+    language, so that no page fetches it."""
     settings.LIVE_BUS = "db"
     event = make_event()
     message = run(receive_one(live.listen_db, event_id=event.pk, what=what))
     assert not message.is_clock
-    assert sorted(message.data) == ["at", "event", "what"]
+    assert sorted(message.data) == ["at", "board", "event", "what"]
     assert (message.data["event"], message.data["what"]) == (event.pk, what)
+    assert message.board_stamp == message.data["board"]["stamp"] > 0
+    views = message.data["board"]["views"]
+    assert sorted(views) == ["de", "en"]
+    assert "Nobody is out yet." in views["en"]["standings"]
+    assert "Noch ist niemand ausgeschieden." in views["de"]["standings"]
+    assert sorted(views["en"]) == ["chip_up", "standings"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_of_a_gone_event_goes_out_as_a_nudge(settings):
+    settings.LIVE_BUS = "db"
+    event = make_event()
+    event_id = event.pk
+    event.delete()
+    message = run(receive_one(live.listen_db, event_id=event_id, what="standings"))
+    assert sorted(message.data) == ["at", "event", "what"]
 
 
 @pytest.mark.skipif(not REDIS_URL, reason="needs the real Redis at REDIS_URL")
@@ -127,17 +145,24 @@ def test_the_stream_sends_the_state_then_changes_then_cleans_up_when_the_client_
         current = (await anext(stream)).decode()  # a tab that says nothing gets the state at once
         assert current.startswith("id: 0.")
         assert "\nevent: clock\ndata: {" in current
+        board = (await anext(stream)).decode()  # and the event's board
+        assert board.startswith("event: standings\ndata: {")
         hub = await live.get_hub()
         assert hub.subscribers(live.channel_for(event.pk)) == 1
         assert await anext(stream) == b": heartbeat\n\n"
         await sync_to_async(live.publish_event_changed)(event_id=event.pk, what="standings")
         chunk = await next_frame()
-        assert chunk.startswith("event: changed\ndata: {")
-        assert json.loads(chunk.split("data: ", 1)[1])["what"] == "standings"
+        assert chunk.startswith("event: standings\ndata: {")
+        assert "\nid:" not in chunk  # the tab's Last-Event-ID stays its clock's
+        newer = json.loads(chunk.split("data: ", 1)[1])
+        assert newer["stamp"] > json.loads(board.split("data: ", 1)[1])["stamp"]
+        assert "Nobody is out yet." in newer["standings"]
         await sync_to_async(live.publish_event_changed)(event_id=event.pk, what="level")
         chunk = await next_frame()
         assert chunk.startswith("id: 0.")
         assert json.loads(chunk.split("data: ", 1)[1])["what"] == "level"
+        # A level change moves the purchase windows and the chip-ups due: the board follows.
+        assert (await next_frame()).startswith("event: standings\ndata: {")
         # The client disconnects: the server cancels the task reading the stream.
         reader = asyncio.create_task(anext(stream))
         await asyncio.sleep(0.05)
@@ -160,12 +185,12 @@ def test_the_wsgi_stream_polls_the_bus_and_ends(settings):
     )
     assert next(stream).startswith("retry: 2000\n")
     assert "event: clock" in next(stream)  # the current state
+    assert next(stream).startswith("event: standings\n")  # and the board
     live.publish_event_changed(event_id=mine.pk, what="standings")
     live.publish_event_changed(event_id=other.pk, what="standings")  # not on this stream
     chunks = list(stream)
-    changed = [c for c in chunks if c.startswith("event: changed")]
-    assert len(changed) == 1
-    assert f'"event": {mine.pk}' in changed[0]
+    boards = [c for c in chunks if c.startswith("event: standings")]
+    assert len(boards) == 1
     assert ": heartbeat\n\n" in chunks
 
 

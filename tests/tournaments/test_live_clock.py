@@ -212,9 +212,12 @@ def test_a_reconnecting_tab_gets_the_current_state_at_once_only_when_behind(
     fields, data = parse_frame(frame)
     assert fields["event"] == "clock"
     assert (data["version"], data["status"]) == (1, "running")
-    # A tab that has the current state gets nothing but the heartbeat.
-    frames = first_frames(live.stream_event(event.pk, last_event_id=data["id"], heartbeat=0.2), 2)
-    assert frames[1] == b": heartbeat\n\n"
+    # A tab that has the current clock gets no clock: the event's board (which its id does not
+    # name, tournaments.live_board), then nothing but the heartbeat.
+    stream = live.stream_event(event.pk, last_event_id=data["id"], heartbeat=0.2)
+    frames = first_frames(stream, 3)
+    assert frames[1].startswith(b"event: standings\ndata: {")
+    assert frames[2] == b": heartbeat\n\n"
     asyncio.run(_stop_hubs())
 
 
