@@ -109,6 +109,13 @@
     return version < shownVersion || (version === shownVersion && level < shownLevel);
   }
 
+  let afterOwnAction = false;
+  document.addEventListener("htmx:afterRequest", () => {
+    if (!afterOwnAction) return;
+    afterOwnAction = false;
+    refresh();
+  });
+
   async function refresh() {
     if (fetching) {
       again = true;
@@ -141,6 +148,13 @@
     const fresh = template.content.getElementById(id);
     const target = document.getElementById(id);
     if (!fresh || !target || olderThanShown(fresh)) return;
+    if (target.matches(".htmx-request") || target.querySelector(".htmx-request")) {
+      // An action of this page is under way (the floor's): replacing the element that sent it
+      // would drop its answer (htmx swaps nothing into a removed element, and the page would
+      // not learn it went through). Its answer comes first; then the page looks again.
+      afterOwnAction = true;
+      return;
+    }
     sentAt = serverNow || null;
     const focused = document.activeElement && document.activeElement.id;
     target.replaceWith(fresh);
