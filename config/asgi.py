@@ -2,10 +2,9 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
-
+from config.asgi_files import get_application
 from config.startup import require_secret_key
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+application = get_application()  # Django's, static files read as the loop wants them
 require_secret_key()
