@@ -54,6 +54,7 @@ if str(ROOT) not in sys.path:
 from bench.clock_load import Floor, summary  # noqa: E402
 from bench.clock_phones import BIN, servers  # noqa: E402
 from bench.raw_http import Stream, frame_fields, request  # noqa: E402
+from bench.results import replace_section  # noqa: E402
 from bench.server_cpu import total_cpu  # noqa: E402
 
 SECTION = "## The event's board on 500 phones (bench/board_phones.py)"
@@ -355,18 +356,6 @@ def render(reports: list[dict[str, Any]], args: argparse.Namespace, command: str
     return "\n".join(lines) + "\n"
 
 
-def write_results(section: str) -> None:
-    path = ROOT / "bench" / "RESULTS.md"
-    text = path.read_text()
-    start = text.find(SECTION)
-    if start == -1:
-        text = text.rstrip("\n") + "\n\n" + section
-    else:
-        end = text.find("\n## ", start + len(SECTION))
-        text = text[:start] + section + ("" if end == -1 else text[end:])
-    path.write_text(text)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -398,7 +387,7 @@ def main() -> None:
     section = render(reports, args, command.replace(" --write-results", ""))
     print(section)
     if args.write_results:
-        write_results(section)
+        replace_section(section)
 
 
 if __name__ == "__main__":

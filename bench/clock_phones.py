@@ -38,6 +38,11 @@ import httpx
 import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script: the repository's root on the path
+    sys.path.insert(0, str(ROOT))
+
+from bench.results import replace_section  # noqa: E402
+
 BIN = ROOT / ".venv" / "bin"
 SECTION = "## Clock: 500 phones (bench/clock_phones.py)"
 GOAL_P95_MS = 300.0  # every clock change (level, pause, resume, time added) on every phone
@@ -369,19 +374,6 @@ def render_run(
     return lines
 
 
-def write_results(section: str) -> None:
-    """Replace (or append) this benchmark's section of bench/RESULTS.md; others stay as they are."""
-    path = ROOT / "bench" / "RESULTS.md"
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    start = text.find(SECTION)
-    if start == -1:
-        text = text.rstrip("\n") + "\n\n" + section
-    else:
-        end = text.find("\n## ", start + len(SECTION))
-        text = text[:start] + section + ("" if end == -1 else "\n" + text[end + 1 :])
-    path.write_text(text)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -418,7 +410,7 @@ def main() -> None:
     section = render(runs, args, command.replace(" --write-results", ""))
     print(section)
     if args.write_results:
-        write_results(section)
+        replace_section(section)
 
 
 if __name__ == "__main__":

@@ -18,3 +18,17 @@ def append_run(section: str, text: str, *, path: Path = RESULTS) -> None:
     end = len(content) if end == -1 else end
     block = content[start:end].rstrip("\n") + f"\n\n### Run of {date.today().isoformat()}\n\n"
     path.write_text(content[:start] + block + text + "\n" + content[end:])
+
+
+def replace_section(section: str, *, path: Path = RESULTS) -> None:
+    """Put ``section`` (its ``## `` heading first) in place of the section of that heading, or
+    at the end if there is none; the others stay as they are."""
+    heading = section.split("\n", 1)[0]
+    content = path.read_text() if path.exists() else "# Benchmark results\n"
+    body = section.rstrip("\n") + "\n"
+    start = content.find(heading)
+    if start == -1:
+        path.write_text(content.rstrip("\n") + "\n\n" + body)
+        return
+    end = content.find("\n## ", start + len(heading))
+    path.write_text(content[:start] + body + ("" if end == -1 else content[end:]))
