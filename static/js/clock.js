@@ -219,7 +219,14 @@
     document.body.dispatchEvent(new CustomEvent("fm:board-poll"));
   }
   const boardShown = {}; // each part's html as it came, to see whether a board changes it
+  let boardStamp = 0; // the newest board the stream brought
   function applyBoard(board) {
+    if (board.stamp <= boardStamp) return;
+    boardStamp = board.stamp;
+    lastBoardPoll = Date.now();
+    // The floor's dashboard shows what the board does not (the seats, the entries, a table's
+    // race): it fetches itself, whatever the board's parts say.
+    if (targetId !== "clock") refresh();
     let changed = false;
     for (const el of boardParts()) {
       const part = el.dataset.boardPart;
@@ -231,11 +238,7 @@
       if (window.htmx) window.htmx.process(el);
       changed = true;
     }
-    lastBoardPoll = Date.now();
-    if (!changed) return;
-    document.body.dispatchEvent(new CustomEvent("fm:board"));
-    // The floor's dashboard shows the seats and the entries too: it fetches itself.
-    if (targetId !== "clock") refresh();
+    if (changed) document.body.dispatchEvent(new CustomEvent("fm:board"));
   }
   document.body.addEventListener("htmx:beforeSwap", (event) => {
     const el = event.detail.elt;
