@@ -69,6 +69,17 @@ def phone_page(browser):
     context.close()
 
 
+@pytest.fixture
+def tv_page(browser):
+    """A TV page (1920x1080) in a fresh context, closed even when its test fails (an open page
+    polling the test server kept every later test of the worker from seeing it idle)."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
 def login(page, live_server, username, password="pw"):
     """Log in through the real log-in form and wait for the redirect away from it."""
     page.goto(f"{live_server.url}/accounts/login/")

@@ -52,10 +52,10 @@ def _race(event, floor, table):
 
 
 def test_r5_11_the_chip_up_banners_change_as_tables_race_without_a_reload(
-    live_server, page, phone_page, browser, chip_up_due
+    live_server, page, phone_page, tv_page, chip_up_due
 ):
     event, floor = chip_up_due
-    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv = tv_page
     login(page, live_server, "floor")
     page.goto(f"{live_server.url}/events/{event.pk}/floor/")
     phone_page.goto(f"{live_server.url}/e/{event.code}/")
@@ -79,4 +79,3 @@ def test_r5_11_the_chip_up_banners_change_as_tables_race_without_a_reload(
     for banner in banners:
         expect(banner).to_have_count(0, timeout=FOLLOW_MS)  # every table raced: no banner
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 360
-    tv.context.close()

@@ -28,15 +28,6 @@ def event(settings):
     return make_event(structure=structure, name="Browser Deepstack", code="brw123")
 
 
-@pytest.fixture
-def tv_page(browser):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
-
-
 def open_dashboard(page, live_server, event):
     login(page, live_server, "floor")
     page.goto(f"{live_server.url}/events/{event.pk}/floor/")

@@ -45,10 +45,10 @@ def seated_event(settings):
 
 
 def test_a_bust_shows_on_the_dashboard_the_phone_and_the_tv_standings(
-    live_server, page, phone_page, browser, seated_event
+    live_server, page, phone_page, tv_page, seated_event
 ):
     event, floor = seated_event
-    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv = tv_page
     login(page, live_server, "floor")
     page.goto(f"{live_server.url}/events/{event.pk}/floor/")
     phone_page.goto(f"{live_server.url}/e/{event.code}/")
@@ -67,7 +67,6 @@ def test_a_bust_shows_on_the_dashboard_the_phone_and_the_tv_standings(
     # The phone page fits a 360 px screen with the standings on it.
     width = phone_page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360
-    tv.context.close()
 
 
 def test_a_late_answer_of_the_standings_poll_does_not_undo_a_newer_board(

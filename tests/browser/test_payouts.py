@@ -117,7 +117,7 @@ def test_the_floor_uses_the_deal_calculator(page, phone_page, live_server):
 
 
 def test_the_tv_and_the_phone_show_the_prize_pool_and_the_payouts(
-    browser, phone_page, live_server, settings
+    browser, tv_page, phone_page, live_server, settings
 ):
     settings.LIVE_WSGI_STREAM_SECONDS = 30  # the threaded test server is WSGI
     floor = make_user(username="floor", role="floor")
@@ -125,7 +125,7 @@ def test_the_tv_and_the_phone_show_the_prize_pool_and_the_payouts(
     left = players_left(event)
     for entry in left[:5]:
         record_busts(event_id=event.pk, actor=floor, busts=[StackInput(entry.pk, 3_000)])
-    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv = tv_page
     tv.goto(f"{live_server.url}/e/{event.code}/tv/")
     phone_page.goto(f"{live_server.url}/e/{event.code}/")
     for page in (tv, phone_page):
@@ -146,7 +146,6 @@ def test_the_tv_and_the_phone_show_the_prize_pool_and_the_payouts(
     phone_page.get_by_test_id("payouts").scroll_into_view_if_needed()
     shot(tv, "payouts-tv")
     shot(phone_page, "payouts-phone")
-    tv.context.close()
     german = browser.new_context(
         viewport={"width": 360, "height": 740}, is_mobile=True, locale="de-DE"
     ).new_page()
@@ -160,14 +159,13 @@ def test_the_tv_and_the_phone_show_the_prize_pool_and_the_payouts(
     german.context.close()
 
 
-def test_a_freeroll_shows_no_money_on_the_tv_or_the_phone(browser, phone_page, live_server):
+def test_a_freeroll_shows_no_money_on_the_tv_or_the_phone(tv_page, phone_page, live_server):
     floor = make_user(username="floor", role="floor")
     event = money_event(actor=floor, players=4, payout=None, buy_in=0, fee=0, code="free4")
-    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv = tv_page
     tv.goto(f"{live_server.url}/e/{event.code}/tv/")
     phone_page.goto(f"{live_server.url}/e/{event.code}/")
     for page in (tv, phone_page):
         expect(page.get_by_test_id("players-left")).to_have_text("4 / 4")
         expect(page.get_by_test_id("payouts")).to_have_count(0)
         assert "€" not in page.inner_text("body")
-    tv.context.close()

@@ -34,7 +34,7 @@ def refetch(page):
     page.evaluate("document.body.dispatchEvent(new CustomEvent('fm:changed'))")
 
 
-def test_the_phone_and_the_tv_show_the_purchase_windows(browser, phone_page, live_server):
+def test_the_phone_and_the_tv_show_the_purchase_windows(tv_page, phone_page, live_server):
     event = make_event(structure=make_structure(levels=LEVELS), code="rebuy8", name="Rebuy night")
     EventMoney.objects.create(
         event=event, buy_in=2000, fee=200, late_registration_last_level=4, rebuy_price=2000,
@@ -43,7 +43,7 @@ def test_the_phone_and_the_tv_show_the_purchase_windows(browser, phone_page, liv
     )  # fmt: skip
     make_entries(event=event, count=6, status="playing")
     at_level(event, 3)  # level 4
-    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv = tv_page
     tv.goto(f"{live_server.url}/e/{event.code}/tv/")
     phone_page.goto(f"{live_server.url}/e/{event.code}/")
     for page in (tv, phone_page):
@@ -77,7 +77,6 @@ def test_the_phone_and_the_tv_show_the_purchase_windows(browser, phone_page, liv
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 360
     phone_page.get_by_test_id("purchase-windows").scroll_into_view_if_needed()
     phone_page.screenshot(path=str(SCREENSHOTS / "purchase-windows-phone-closed.png"))
-    tv.context.close()
 
 
 def test_a_freeroll_shows_no_purchase_window(phone_page, live_server):
