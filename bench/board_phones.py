@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import redis
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -91,6 +92,10 @@ class Stats:
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    def requests(self) -> dict[str, Any]:
+        """The board requests so far: how many, their statuses, their times."""
+        return {"requests": len(self.board), "statuses": dict(self.statuses), **summary(self.board)}
 
 
 class Phone:
@@ -216,6 +221,18 @@ def shown_left(left: int, since: float) -> Any:
     return lambda phone: next((t for t, n in phone.shown if n == left and t >= since), None)
 
 
+def drop_the_bus(redis_port: int) -> int:
+    """End every pub/sub connection of the events process, as a Redis restart would."""
+    client = redis.Redis(port=redis_port)
+    try:
+        listeners = [
+            c for c in client.client_list() if c.get("name", "").startswith("floorman-live")
+        ]
+        return sum(client.client_kill_filter(_id=c["id"]) for c in listeners)
+    finally:
+        client.close()
+
+
 def pids(*needles: str) -> list[int]:
     """The processes whose command line holds every needle (a server and its workers)."""
     found = []
@@ -271,7 +288,21 @@ async def load(args: argparse.Namespace) -> dict[str, Any]:
     shown = report(await until_all(phones, shown_left(left, sent)), sent)
     await asyncio.sleep(2.0)  # the last requests are answered
     cpu = {name: round(total_cpu(servers_pids[name]) - cpu_before[name], 2) for name in cpu_before}
-    during = {"requests": len(stats.board), "statuses": stats.statuses, **summary(stats.board)}
+    during = stats.requests()
+
+    # The bus drops (a Redis restart, a failover) and a bust is published to nobody: the
+    # streams catch up when the events process has subscribed again (a second later).
+    stats.board.clear()
+    stats.statuses.clear()
+    cpu_before = {name: total_cpu(found) for name, found in servers_pids.items()}
+    dropped = await asyncio.to_thread(drop_the_bus, args.redis_port)
+    sent = await bust(floor, args, out[args.busts + 1])
+    gap = report(await until_all(phones, shown_left(left - 1, sent)), sent)
+    await asyncio.sleep(2.0)
+    gap_cpu = {
+        name: round(total_cpu(servers_pids[name]) - cpu_before[name], 2) for name in cpu_before
+    }
+    after_gap = stats.requests()
 
     for task in tasks:
         task.cancel()
@@ -286,6 +317,12 @@ async def load(args: argparse.Namespace) -> dict[str, Any]:
         "bust_then_pause": {"bust": shown, "pause": paused},
         "board_requests_during_busts": during,
         "cpu_seconds_during_busts": cpu,
+        "bus_gap": {
+            "subscriptions_killed": dropped,
+            "bust": gap,
+            "board_requests": after_gap,
+            "cpu_seconds": gap_cpu,
+        },
         "errors": stats.errors,
     }
 
@@ -312,7 +349,9 @@ def render(reports: list[dict[str, Any]], args: argparse.Namespace, command: str
         "brings and polls the board's two parts every 120 s while its stream is up. `fetch` is "
         "the design before, the peer: each change makes every phone fetch both parts, and both "
         f"poll every 20 s. The floor busts {args.busts} players one after another, then one more "
-        "and presses Pause at once. Every design on its own fresh servers, in turn.",
+        "and presses Pause at once; then every pub/sub connection of the events process is "
+        "ended (a Redis restart) and the floor busts one more before it has subscribed again. "
+        "Every design on its own fresh servers, in turn.",
         "",
         "Until every phone shows the change (ms from the POST sent):",
         "",
@@ -333,6 +372,7 @@ def render(reports: list[dict[str, Any]], args: argparse.Namespace, command: str
         lines.append(line(f"bust {number + 1}", lambda r, n=number: r["busts"][n]))
     lines.append(line("a bust, then Pause: the bust", lambda r: r["bust_then_pause"]["bust"]))
     lines.append(line("a bust, then Pause: the pause", lambda r: r["bust_then_pause"]["pause"]))
+    lines.append(line("the bus dropped, a bust meanwhile", lambda r: r["bus_gap"]["bust"]))
     lines += ["", "| over the busts | " + " | ".join(by) + " |", "|---|" + "---:|" * len(by)]
     rows: dict[str, Callable[[dict[str, Any]], object]] = {
         "board requests": lambda r: r["board_requests_during_busts"]["requests"],
@@ -343,6 +383,10 @@ def render(reports: list[dict[str, Any]], args: argparse.Namespace, command: str
         f"board requests in {args.steady_seconds:.0f} s of quiet": lambda r: r["steady"][
             "requests"
         ],
+        "the bus dropped: subscriptions ended": lambda r: r["bus_gap"]["subscriptions_killed"],
+        "the bus dropped: board requests": lambda r: r["bus_gap"]["board_requests"]["requests"],
+        "the bus dropped: gunicorn CPU s": lambda r: r["bus_gap"]["cpu_seconds"]["gunicorn"],
+        "the bus dropped: uvicorn CPU s": lambda r: r["bus_gap"]["cpu_seconds"]["uvicorn"],
         "errors": lambda r: r["errors"] or 0,
     }
     for name, value in rows.items():

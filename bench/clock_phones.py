@@ -150,7 +150,7 @@ def servers(args: argparse.Namespace, folder: Path, conn_max_age: int) -> Iterat
             event_pk = row.fetchone()[0]  # type: ignore[index]
         yield {
             "web_port": web_port, "events_port": events_port, "event_pk": event_pk,
-            "database_url": database_url,
+            "database_url": database_url, "redis_port": redis_port,
         }  # fmt: skip
         processes.check()
     finally:

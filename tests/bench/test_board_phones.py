@@ -26,6 +26,12 @@ def report(design: str, p95: float, cpu: float) -> dict:
         "board_requests_during_busts": during,
         "cpu_seconds_during_busts": {"gunicorn": cpu, "uvicorn": 0.1},
         "steady": {"requests": 3},
+        "bus_gap": {
+            "subscriptions_killed": 1,
+            "bust": change,
+            "board_requests": during,
+            "cpu_seconds": {"gunicorn": cpu, "uvicorn": 0.1},
+        },
         "errors": {},
     }
 
