@@ -38,7 +38,7 @@ import secrets
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import date
@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.clock_load import Floor, summary  # noqa: E402
+from bench.clock_load import Floor, spawn_kept, summary  # noqa: E402
 from bench.clock_phones import BIN, servers  # noqa: E402
 from bench.raw_http import Stream, frame_fields, request  # noqa: E402
 from bench.results import replace_section  # noqa: E402
@@ -114,10 +114,8 @@ class Phone:
         self.connected = asyncio.Event()
         self.background: set[asyncio.Task[None]] = set()
 
-    def spawn(self, work: Any) -> None:
-        task = asyncio.create_task(work)
-        self.background.add(task)
-        task.add_done_callback(self.background.discard)
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        spawn_kept(self.background, work)
 
     def show(self, html: bytes) -> None:
         found = LEFT.search(html)

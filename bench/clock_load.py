@@ -90,6 +90,17 @@ TICK = 0.2  # clock.js ticks every 200 ms
 CHIP_UP_SPREAD = 20.0  # --chip-up-follow banner: within 20 s of the chip-up level's end
 
 
+def spawn_kept(
+    tasks: set[asyncio.Task[None]], work: Coroutine[Any, Any, None]
+) -> asyncio.Task[None]:
+    """Run ``work`` in the background, referenced in ``tasks`` until it is done: asyncio holds
+    tasks only weakly, and a collection destroyed pending ones (tests/bench/test_clock_load.py)."""
+    task = asyncio.create_task(work)
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)
+    return task
+
+
 class Phone:
     """One phone on the public clock page, doing what static/js/clock.js does."""
 
@@ -124,11 +135,7 @@ class Phone:
         self.background: set[asyncio.Task[None]] = set()
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-        """Run ``work`` in the background, referenced until it is done."""
-        task = asyncio.create_task(work)
-        self.background.add(task)
-        task.add_done_callback(self.background.discard)
-        return task
+        return spawn_kept(self.background, work)
 
     def show(self, *, level: int | None, version: int, etag: str | None, ends_at: float | None,
              how: str) -> None:  # fmt: skip

@@ -93,6 +93,8 @@ def test_on_redis_the_clocks_publish_keeps_its_phase_in_the_same_round_trip(sett
     published = []
     pubsub = live._redis().pubsub()
     pubsub.subscribe(live.channel_for(event.pk))
+    subscribed = pubsub.get_message(timeout=30.0)  # the subscription stands before any press
+    assert subscribed is not None and subscribed["type"] == "subscribe"
     try:
         for action in (ClockAction.START, ClockAction.PAUSE, ClockAction.NEXT):
             act_on_clock(event_id=event.pk, actor=floor_user, action=action)
