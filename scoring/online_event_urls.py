@@ -8,6 +8,7 @@ app_name = "online_events"
 
 urlpatterns = [
     path("play/e/<int:pk>/", views.event_page, name="event"),
+    path("play/e/<int:pk>/field/", views.field_fragment, name="field"),
     path("play/e/<int:pk>/register/", views.register, name="register"),
     path("play/e/<int:pk>/unregister/", views.unregister, name="unregister"),
     path("play/e/<int:pk>/bots/", views.add_bots, name="add_bots"),

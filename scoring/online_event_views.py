@@ -21,8 +21,10 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import online_events
 from scoring.online_events import WAITING_STATUSES
 from scoring.season_selectors import ResultLine, event_results
-from tables.online.models import OnlineSeat, OnlineTable, TableStatus
+from tables.online.models import OnlineSeat, TableStatus
+from tournaments.display import clock_display
 from tournaments.entry_services import FloorError
+from tournaments.fragments import board_fragment
 from tournaments.models import Entry, Event, EventStatus
 from tournaments.permissions import acting_user, floor_required
 from tournaments.selectors import is_floor
@@ -71,7 +73,8 @@ def _my_result(event: Event, entry: Entry | None) -> ResultLine | None:
 
 
 def event_context(request: HttpRequest, event: Event, *, error: str = "") -> dict[str, Any]:
-    """What the event's page shows its viewer."""
+    """What the event's page shows its viewer alone (his part, ``#mine``): his entry, his
+    table, his result, whether he may register. The rest travels with the event's board."""
     user = request.user
     entry = _my_entry(event, user)
     seat = None
@@ -85,8 +88,6 @@ def event_context(request: HttpRequest, event: Event, *, error: str = "") -> dic
     late = event.status == EventStatus.RUNNING and not event.start_players
     return {
         "event": event,
-        "registered": Entry.objects.filter(event=event).count(),
-        "left": Entry.objects.filter(event=event).in_play().count(),
         "entry": entry,
         "my_table": seat.table if seat else None,
         "result": _my_result(event, entry),
@@ -95,7 +96,6 @@ def event_context(request: HttpRequest, event: Event, *, error: str = "") -> dic
         and scheduled
         and entry.status in WAITING_STATUSES
         and not entry.purchases.exists(),
-        "tables": OnlineTable.objects.filter(event=event, status=TableStatus.OPEN).order_by("pk"),
         "staff": isinstance(user, User) and is_floor(user),
         "error": error,
     }
@@ -104,16 +104,29 @@ def event_context(request: HttpRequest, event: Event, *, error: str = "") -> dic
 def _page(
     request: HttpRequest, event: Event, *, error: str = "", status: int = 200
 ) -> HttpResponse:
-    template = "scoring/online_event.html"
-    if getattr(request, "htmx", False):
-        template += "#live"
-    return render(request, template, event_context(request, event, error=error), status=status)
+    context = event_context(request, event, error=error)
+    if getattr(request, "htmx", False):  # his part looks again (its stream's "mine", a poll)
+        return render(request, "scoring/online_event.html#mine", context, status=status)
+    context |= {
+        "clock": clock_display(event),
+        "refresh_url": reverse("tournaments:event_clock", args=[event.code]),
+        "stream_url": reverse("tournaments:event_stream", args=[event.code]) + "?mine=1",
+    }
+    return render(request, "scoring/online_event.html", context, status=status)
 
 
 @require_GET
 def event_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """An online event: its start rule and players; register, find one's table, one's result."""
+    """An online event: its clock, start rule and players; register, find one's table, one's
+    result."""
     return _page(request, _online_event(pk))
+
+
+@require_GET
+def field_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """An online event's field (players registered and left, open tables): the part of its
+    board the page polls as the fallback of its stream; If-None-Match answers 304."""
+    return board_fragment(request, "field", pk=pk, online=True)
 
 
 def _back(event: Event) -> HttpResponseRedirect:

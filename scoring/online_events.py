@@ -49,7 +49,7 @@ from tables.plan_services import StalePlanError, confirm_plan, refresh_plan
 from tables.positions import dealt_in
 from tables.seating import tables_needed
 from tables.services import draw_seats, seat_entry
-from tournaments.entry_services import FloorError, lock_event, register_entry
+from tournaments.entry_services import FloorError, lock_event, publish_standings, register_entry
 from tournaments.event_services import finish_event
 from tournaments.models import Entry, EntryStatus, Event, EventKind, EventStatus, Player
 from tournaments.money_selectors import money_rules
@@ -121,6 +121,7 @@ def unregister(*, event_id: int, user: User) -> None:
         raise OnlineEventError(_("Your buy-in is recorded: ask the floor to take it back."))
     record_audit(actor=user, action="online.unregistered", event=event, entry=entry.pk)
     entry.delete()
+    publish_standings(event.pk)  # after the commit: the field counts one player less
 
 
 def register_bots(*, event_id: int, count: int, actor: User) -> list[Entry]:

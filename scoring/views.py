@@ -145,4 +145,4 @@ def take_back_hand_done(request: HttpRequest, pk: int) -> HttpResponse:
 def standings_fragment(request: HttpRequest, code: str) -> HttpResponse:
     """The public standings fragment for the TV and phones (the part of the event's board that
     the stream carries, tournaments.live_board); If-None-Match answers 304."""
-    return board_fragment(request, code, "standings")
+    return board_fragment(request, "standings", code=code)

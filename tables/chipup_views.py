@@ -127,4 +127,4 @@ def chip_up_banner(request: HttpRequest, code: str) -> HttpResponse:
     The part of the event's board that the stream carries with each change (a race publishes
     it on its commit, tournaments.live_board); If-None-Match answers 304 while it reads the same.
     """
-    return board_fragment(request, code, "chip_up")
+    return board_fragment(request, "chip_up", code=code)

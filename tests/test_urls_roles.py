@@ -197,6 +197,7 @@ EXPECTED: dict[str, Expect] = {
     "payouts:deal_cancel": action(FLOOR),
     # Online events: the page is public, registering needs a log-in, running it the floor.
     "online_events:event": page(PUBLIC),
+    "online_events:field": page(PUBLIC),
     "online_events:register": action(USER),
     "online_events:unregister": action(USER),
     "online_events:add_bots": action(FLOOR),

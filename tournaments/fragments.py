@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
@@ -27,11 +27,14 @@ def conditional_fragment(request: HttpRequest, html: str) -> HttpResponse:
     return response
 
 
-def board_fragment(request: HttpRequest, code: str, part: str) -> HttpResponse:
-    """One part of an event's board (standings, chip-up banner) as a conditional fragment, with
-    the stamp of its reading: a page keeps it only if it is newer than the board it shows."""
+def board_fragment(request: HttpRequest, part: str, **event: object) -> HttpResponse:
+    """One part of an event's board (standings, chip-up banner, an online event's field) as a
+    conditional fragment, with the stamp of its reading: a page keeps it only if it is newer
+    than the board it shows. 404 for a part the event's board has not."""
     stamp = live_board.board_stamp()  # before the reading, as a published board's
-    event = get_object_or_404(Event.objects.select_related("structure"), code=code)
-    response = conditional_fragment(request, live_board.render_part(event, part))
+    found = get_object_or_404(Event.objects.select_related("structure"), **event)
+    if part not in live_board.parts_of(found):
+        raise Http404
+    response = conditional_fragment(request, live_board.render_part(found, part))
     response[live_board.STAMP_HEADER] = str(stamp)
     return response

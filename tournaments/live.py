@@ -60,6 +60,11 @@ def channel_for(event_id: int) -> str:
     return f"{namespace()}:{CHANNEL_PREFIX}{event_id}"
 
 
+def user_channel(user_id: int) -> str:
+    """The bus channel of one player's own news (his turn, his chips, his seat), his tabs only."""
+    return f"{namespace()}:user:{user_id}"
+
+
 def publish_event_changed(*, event_id: int, what: str) -> None:
     """Tell every open page of the event that its ``what`` (clock, level, standings) changed.
 
@@ -435,8 +440,11 @@ async def stream_event(
     last_event_id: str | None = None,
     version: int | None = None,
     heartbeat: float = HEARTBEAT_SECONDS,
+    user_id: int | None = None,
 ) -> AsyncIterator[bytes]:
-    """Server-sent events for one event: the clock's state, its board, heartbeats.
+    """Server-sent events for one event: the clock's state, its board, heartbeats; with
+    ``user_id`` (an online event's page, its player logged in) a ``mine`` nudge too whenever
+    his own news names the event (seated, moved, out: ``mine_of``).
 
     Subscribed first, then the current state: whatever is published meanwhile is queued, and
     the cursor sends each state once and never an older one after a newer (nor what the tab
@@ -446,6 +454,8 @@ async def stream_event(
     hub = await get_hub()
     channel = channel_for(event_id)
     queue = hub.subscribe(channel)
+    own = None if user_id is None else hub.subscribe(user_channel(user_id))
+    pump = None if own is None else asyncio.create_task(_pump_mine(own, queue, event_id))
     generation = hub.generation
     cursor = Cursor(language=language, last_event_id=last_event_id)
     beat = _Heartbeat(queue, seconds=heartbeat)
@@ -470,8 +480,12 @@ async def stream_event(
                     frame = cursor.resync(current) if current.is_clock else cursor.frame(current)
                     if frame:
                         yield frame
+                if own is not None:
+                    yield MINE_FRAME  # his own news may have been lost too: his part looks
             if message is HEARTBEAT:
                 yield BEAT
+            elif message is MINE:
+                yield MINE_FRAME
             elif message is not RESYNC and (frame := cursor.frame(message)):
                 yield frame
             beat.sent()
@@ -481,11 +495,35 @@ async def stream_event(
     finally:
         beat.stop()
         hub.unsubscribe(channel, queue)
+        if own is not None and pump is not None and user_id is not None:
+            pump.cancel()
+            hub.unsubscribe(user_channel(user_id), own)
+
+
+def mine_of(message: BusMessage, event_id: int) -> bool:
+    """Whether a message of the player's own channel is news of his in this event (seated,
+    moved, out): his part of the event's page looks again. The rest of his channel (his hole
+    cards, his buttons at a table) is for his table's page and never leaves on this stream."""
+    return message.data.get("event") == event_id and message.data.get("what") in MINE_NEWS
+
+
+async def _pump_mine(
+    source: asyncio.Queue[BusMessage], target: asyncio.Queue[BusMessage], event_id: int
+) -> None:
+    """The player's own news of the event, as a ``mine`` nudge on his stream's queue."""
+    while True:
+        message = await source.get()
+        if mine_of(message, event_id):
+            _put_newest(target, MINE)
 
 
 HEARTBEAT = BusMessage(data={}, raw="", id=None)  # put on a stream's queue by its _Heartbeat
 # Put on every stream's queue when the bus is back after a drop (Hub.subscribed): catch up.
 RESYNC = BusMessage(data={}, raw="", id=None)
+# Put on an online event's stream when its player's own news names the event (_pump_mine).
+MINE = BusMessage(data={}, raw="", id=None)
+MINE_FRAME = b"event: mine\ndata: {}\n\n"
+MINE_NEWS = frozenset({"moved", "out"})
 
 
 class _Heartbeat:
@@ -531,6 +569,7 @@ def stream_event_sync(
     language: str = settings.LANGUAGE_CODE,
     last_event_id: str | None = None,
     version: int | None = None,
+    user_id: int | None = None,
 ) -> Iterator[bytes]:
     """The same stream for a WSGI server (the test server): polls the bus in its thread, ends.
 
@@ -540,7 +579,8 @@ def stream_event_sync(
     deadline = time.monotonic() + seconds
     beat = time.monotonic() + heartbeat
     cursor = Cursor(language=language, last_event_id=last_event_id)
-    with SyncPoller(channel_for(event_id)) as poller:
+    own = None if user_id is None else user_channel(user_id)
+    with SyncPoller(channel_for(event_id), *([own] if own else [])) as poller:
         yield CONNECTED
         current = _current_clock(event_id, version)
         if current is not None and (frame := cursor.resync(current)):
@@ -549,9 +589,12 @@ def stream_event_sync(
         if board is not None and (frame := cursor.frame(board)):
             yield frame
         while time.monotonic() < deadline:
-            messages = poller.poll()
-            for message in messages:
-                if frame := cursor.frame(message):
+            messages = poller.poll_channels()
+            for channel, message in messages:
+                if channel == own:
+                    if mine_of(message, event_id):
+                        yield MINE_FRAME
+                elif frame := cursor.frame(message):
                     yield frame
             if not messages and time.monotonic() >= beat:
                 beat = time.monotonic() + heartbeat
@@ -580,15 +623,21 @@ class SyncPoller:
 
     def poll(self) -> list[BusMessage]:
         """The messages published since the last poll, waiting up to one poll interval."""
+        return [message for _channel, message in self.poll_channels()]
+
+    def poll_channels(self) -> list[tuple[str, BusMessage]]:
+        """``poll``, each message with the channel it came on."""
         if self.pubsub is not None:
             message = self.pubsub.get_message(
                 ignore_subscribe_messages=True, timeout=DB_POLL_SECONDS
             )
-            return [BusMessage.parse(_text(message["data"]))] if message else []
+            if not message:
+                return []
+            return [(_text(message["channel"]), BusMessage.parse(_text(message["data"])))]
         rows = LiveMessage.objects.filter(id__gt=self.last_id, channel__in=self.channels)
-        found = list(rows.order_by("id").values_list("id", "payload"))
+        found = list(rows.order_by("id").values_list("id", "channel", "payload"))
         if not found:
             time.sleep(DB_POLL_SECONDS)
             return []
         self.last_id = found[-1][0]
-        return [BusMessage.parse(payload) for _id, payload in found]
+        return [(channel, BusMessage.parse(payload)) for _id, channel, payload in found]

@@ -29,6 +29,8 @@ from tournaments.models import Event
 
 # The board's parts: the name a page knows it by, and its template (rendered from the event).
 PARTS = {"standings": "scoring/_public_standings.html", "chip_up": "tables/_chip_up_banner.html"}
+# An online event's page shows its field too (players registered and left, open tables).
+ONLINE_PARTS = {**PARTS, "field": "scoring/_online_field.html"}
 PHASE_SECONDS = 24 * 3600
 STAMP_HEADER = "Board-Stamp"
 
@@ -38,9 +40,14 @@ def board_stamp() -> int:
     return time.time_ns() // 1000
 
 
+def parts_of(event: Event) -> dict[str, str]:
+    """The parts of the event's board, by name: an online event's has its field as well."""
+    return ONLINE_PARTS if event.online else PARTS
+
+
 def render_part(event: Event, part: str) -> str:
     """One part of the board in the active language: what its GET answers, byte for byte."""
-    return render_to_string(PARTS[part], {"event": event})
+    return render_to_string(parts_of(event)[part], {"event": event})
 
 
 def board_payload(event_id: int, *, what: str = "standings") -> str | None:
@@ -53,7 +60,7 @@ def board_payload(event_id: int, *, what: str = "standings") -> str | None:
     views: dict[str, dict[str, str]] = {}
     for language, _name in settings.LANGUAGES:
         with translation.override(language):
-            views[language] = {part: render_part(event, part) for part in PARTS}
+            views[language] = {part: render_part(event, part) for part in parts_of(event)}
     board = {"stamp": stamp, "views": views}
     return json.dumps(
         {"event": event_id, "what": what, "at": timezone.now().isoformat(), "board": board}
@@ -61,9 +68,12 @@ def board_payload(event_id: int, *, what: str = "standings") -> str | None:
 
 
 def phase_of(clock: dict[str, Any]) -> str:
-    """What the board shows of the clock (a clock message's state): started or not, the level
-    in force. Pause, resume and time added leave it as it was: no board for them."""
-    return f"{clock['status'] == 'not_started'}:{clock['level_index']}"
+    """What the board shows of the clock (a clock message's state): started, finished or
+    neither (an online event's field says which), the level in force. Pause, resume and time
+    added leave it as it was: no board for them."""
+    status = clock["status"]
+    stage = status if status in {"not_started", "event_finished"} else "on"
+    return f"{stage}:{clock['level_index']}"
 
 
 def _phase_key(event_id: int) -> str:

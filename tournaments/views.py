@@ -107,16 +107,26 @@ def event_clock(request: HttpRequest, code: str) -> HttpResponse:
     return HttpResponse(render_clock(display))
 
 
-def _stream_event(code: str) -> tuple[int, int] | None:
-    """The event of a stream and its clock version, read without keeping a database connection
-    for the stream's life.
+def _stream_event(code: str) -> tuple[int, int, bool] | None:
+    """The event of a stream, its clock version and whether it is played online, read without
+    keeping a database connection for the stream's life.
 
     A stream stays open for hours, one per phone; under ASGI each request has its own thread
     and so its own connection, which would be held until the stream ends: 500 phones would need
     500 PostgreSQL connections (bench/clock_phones.py found it; the default limit is 100).
     """
     try:
-        return Event.objects.filter(code=code).values_list("pk", "clock_version").first()
+        return Event.objects.filter(code=code).values_list("pk", "clock_version", "online").first()
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def _stream_user(request: HttpRequest) -> int | None:
+    """The player logged in on an online event's stream, read (his session, his user) without
+    keeping a database connection for the stream's life, as ``_stream_event``."""
+    try:
+        return request.user.pk if request.user.is_authenticated else None
     finally:
         if not connection.in_atomic_block:
             connection.close()
@@ -124,7 +134,9 @@ def _stream_event(code: str) -> tuple[int, int] | None:
 
 @require_GET
 async def event_stream(request: HttpRequest, code: str) -> HttpResponseBase:
-    """Server-sent events of one event: the clock's state as it changes, `changed` nudges.
+    """Server-sent events of one event: the clock's state as it changes, its board, `changed`
+    nudges; on an online event's page (``?mine=1``) a `mine` nudge as well when the news of
+    the player logged in names the event (his seat, a move, his bust: his part looks again).
 
     A tab that reconnects says which clock state it has (``Last-Event-ID``, or ``?last=`` when
     the page opens a new stream itself) and gets the current one at once if it is behind.
@@ -132,13 +144,19 @@ async def event_stream(request: HttpRequest, code: str) -> HttpResponseBase:
     found = await sync_to_async(_stream_event)(code)
     if found is None:
         raise Http404
-    event_id, version = found
+    event_id, version, online = found
+    mine = online and "mine" in request.GET
+    user_id = await sync_to_async(_stream_user)(request) if mine else None
     language = get_language()
     last_event_id = request.headers.get("Last-Event-ID") or request.GET.get("last")
     if isinstance(request, ASGIRequest):
         response = StreamingHttpResponse(
             live.stream_event(
-                event_id, language=language, last_event_id=last_event_id, version=version
+                event_id,
+                language=language,
+                last_event_id=last_event_id,
+                version=version,
+                user_id=user_id,
             ),
             content_type="text/event-stream",
         )
@@ -155,6 +173,7 @@ async def event_stream(request: HttpRequest, code: str) -> HttpResponseBase:
                 language=language,
                 last_event_id=last_event_id,
                 version=version,
+                user_id=user_id,
             ),
             content_type="text/event-stream",
         )

@@ -19,6 +19,7 @@
   let serverOffset = 0; // the server's clock minus ours
   let seenClock = null; // the #clock element last adopted
   let lastLevel = null;
+  let lastStatus = null;
   let lastRemaining = null;
   let fetching = false;
   let again = false;
@@ -30,6 +31,9 @@
   let sentAt = null; // the server's time as the stream sent the fragment being placed
 
   const clockEl = () => document.getElementById("clock");
+  // The viewer's own part (an online event's page, #mine) looks again: his news named the
+  // event, the event started or finished, or his stream came back after a gap.
+  const mineChanged = () => document.body.dispatchEvent(new CustomEvent("fm:mine"));
 
   function countdownText(ms) {
     const total = Math.max(0, Math.ceil(ms / 1000));
@@ -56,6 +60,11 @@
     const level = el.dataset.levelIndex;
     if (lastLevel !== null && level !== lastLevel) sound.levelChange();
     lastLevel = level;
+    // Started or finished: what the viewer himself may do changes (an online event's page
+    // shows his table, his result, whether he may still register).
+    const status = el.dataset.status;
+    if (lastStatus !== null && status !== lastStatus) mineChanged();
+    lastStatus = status;
     lastRemaining = null;
   }
 
@@ -327,16 +336,24 @@
   // up (an error status), the page opens a new one later and says which state it has.
   let retryMs = 5000;
   let source = null;
+  let streamOpened = false;
   function openStream() {
     if (document.hidden) return; // opened when the tab is shown again
-    const url = clockId ? `${streamUrl}?last=${encodeURIComponent(clockId)}` : streamUrl;
+    const joint = streamUrl.includes("?") ? "&" : "?";
+    const url = clockId ? `${streamUrl}${joint}last=${encodeURIComponent(clockId)}` : streamUrl;
     source = new EventSource(url);
     source.addEventListener("open", () => {
       streamOpen = true;
+      root.dataset.stream = "open"; // for a style, and for a test to wait on
       retryMs = 5000;
+      // Back after a gap: the viewer's own news of the gap were lost (the clock and the board
+      // come with the stream).
+      if (streamOpened) mineChanged();
+      streamOpened = true;
     });
     source.addEventListener("clock", (event) => applyClock(JSON.parse(event.data)));
     source.addEventListener("standings", (event) => applyBoard(JSON.parse(event.data)));
+    source.addEventListener("mine", mineChanged);
     source.addEventListener("changed", (event) => {
       const message = JSON.parse(event.data);
       // A change that came without its state (the board could not be read): the parts of
@@ -349,6 +366,7 @@
     const mine = source;
     source.addEventListener("error", () => {
       streamOpen = false;
+      root.dataset.stream = "down";
       if (mine.readyState === EventSource.CLOSED && source === mine) {
         source = null;
         setTimeout(() => source || openStream(), retryMs);
@@ -371,6 +389,7 @@
         if (source) source.close();
         source = null;
         streamOpen = false;
+        root.dataset.stream = "closed";
       }, hiddenCloseMs);
       return;
     }

@@ -33,10 +33,17 @@ from tables.online import languages, replay
 from tables.online.broadcast import private_message, public_message
 from tables.online.models import OnlineTable, Presence, TableStatus
 from tables.online.play import reconnected
-from tables.online.publish import nudge, publish_table_changed, table_channel, user_channel
+from tables.online.publish import nudge, publish_table_changed, table_channel
 from tables.online.selectors import table_snapshot
 from tournaments.bounds import parse_id
-from tournaments.live import HEARTBEAT_SECONDS, RESYNC, RETRY_MS, SyncPoller, get_hub
+from tournaments.live import (
+    HEARTBEAT_SECONDS,
+    RESYNC,
+    RETRY_MS,
+    SyncPoller,
+    get_hub,
+    user_channel,
+)
 from tournaments.live_clock import BusMessage
 
 logger = logging.getLogger(__name__)

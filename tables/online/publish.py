@@ -23,7 +23,7 @@ from tables.online.replay import (
     number_user_message,
 )
 from tables.online.selectors import TableSnapshot, build_snapshot, keep_snapshot
-from tournaments.live import publish, publish_many
+from tournaments.live import publish, publish_many, user_channel
 from tournaments.live_clock import namespace
 
 logger = logging.getLogger(__name__)
@@ -32,11 +32,6 @@ logger = logging.getLogger(__name__)
 def table_channel(table_id: int) -> str:
     """The bus channel of one online table (of this installation's database)."""
     return f"{namespace()}:table:{table_id}"
-
-
-def user_channel(user_id: int) -> str:
-    """The bus channel of one player's private events (his turn, his chips), his tabs only."""
-    return f"{namespace()}:user:{user_id}"
 
 
 def publish_user_event(

@@ -33,6 +33,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = os.environ.get("FLOOR_SCREENSHOTS", "/tmp/shots")  # noqa: S108 - test screenshots
 PHONE = {"width": 390, "height": 844}
+FOLLOW_MS = 2_000  # docs/architecture.md: every page shows a change within 2 seconds
 # Five big blinds and a level a minute: three players finish in well under a minute.
 FAST_LEVELS = ((100, 200, 0, 1), (200, 400, 0, 1), (500, 1_000, 0, 1), (1_000, 2_000, 0, 1))
 
@@ -141,7 +142,7 @@ def test_a_player_registers_plays_a_sit_and_go_to_the_end_and_sees_place_and_poi
     expect(phone.get_by_test_id("unregister")).to_be_visible()
     assert Entry.objects.filter(event=event, player__user=human).count() == 1
     register_bots(event, 2, floor)  # the floor's house bots: the sit&go is full and starts
-    phone.get_by_test_id("your-table").click(timeout=15_000)  # the page polls every 3 s
+    phone.get_by_test_id("your-table").click(timeout=15_000)  # his stream's "mine" brings it
     table = OnlineSeat.objects.get(user=human).table
     expect(phone.locator("#state")).to_have_attribute("data-table", str(table.pk))
     entry = Entry.objects.get(event=event, player__user=human)
@@ -166,6 +167,41 @@ def test_a_player_registers_plays_a_sit_and_go_to_the_end_and_sees_place_and_poi
     _wait_for(lambda: Event.objects.get(pk=event.pk).status == EventStatus.FINISHED, seconds=90.0)
     expect(phone.locator("#standings tr[data-place]")).to_have_count(3, timeout=10_000)
     _shot(phone, "online-event-result-phone.png")
+
+
+def test_the_event_page_shows_the_start_and_his_table_from_its_stream(live_server, phone):
+    """Issue 17: the event's page fetched his part and the standings every 3 s (two requests
+    a phone, whatever changed). Its stream now carries the clock and the board (the field, the
+    standings), and says "mine" when his own news names the event: registrations and the
+    start show without a request for the field or the standings, and his part is fetched only
+    for his news (seated) and the start."""
+    floor = make_user(username="flo", role="floor")
+    human = make_user(username="hanna")
+    event = online_event(name="Streamed sit&go", start_players=3, table_size=3)
+    online_events.register(event_id=event.pk, user=human)
+    login(phone, live_server, human.username)
+    phone.goto(live_server.url + reverse("online_events:event", args=[event.pk]))
+    expect(phone.locator("[data-live]")).to_have_attribute("data-stream", "open")
+    expect(phone.get_by_test_id("start-rule")).to_contain_text("1 so far")
+    expect(phone.get_by_test_id("registered")).to_be_visible()
+    expect(phone.get_by_test_id("clock-status")).to_have_text("Not started")
+    fetched: list[str] = []
+    phone.on("request", lambda request: fetched.append(request.url))
+    register_bots(event, 2, floor)  # the sit&go is full
+    expect(phone.get_by_test_id("start-rule")).to_contain_text("3 so far", timeout=FOLLOW_MS)
+    online_events.tick(event_id=event.pk)  # the director starts it: seats, tables, clock
+    table = OnlineSeat.objects.get(user=human).table
+    expect(phone.get_by_test_id("your-table")).to_have_attribute(
+        "href", reverse("tables:online_table", args=[table.pk]), timeout=FOLLOW_MS
+    )
+    expect(phone.get_by_test_id("clock-status")).to_have_text("Running", timeout=FOLLOW_MS)
+    expect(phone.get_by_test_id("start-rule")).to_have_text("Running: 3 of 3 players left.")
+    expect(phone.locator(".online-field a", has_text=table.name)).to_be_visible()
+    assert not [url for url in fetched if "/field/" in url or "/standings/" in url]
+    mine = [url for url in fetched if url.endswith(reverse("online_events:event", args=[event.pk]))]
+    assert 1 <= len(mine) <= 2, fetched  # his news (seated) and the start, nothing more
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    _shot(phone, "online-event-started-phone.png")
 
 
 def test_a_player_moved_by_the_director_follows_to_his_new_table(live_server, phone):

@@ -5,6 +5,7 @@ The browser's side: tests/browser/test_online_events.py."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -17,7 +18,8 @@ from tables.online.models import OnlineSeat, OnlineTable
 from tests.factories import make_event, make_structure, make_user
 from tests.scoring.online_event_helpers import online_event, register_bots
 from tests.scoring.season_helpers import make_season
-from tournaments.models import AuditEvent, Entry, EntryStatus, Event, EventStatus
+from tournaments import live, live_board
+from tournaments.models import AuditEvent, Entry, EntryStatus, Event, EventStatus, LiveMessage
 
 pytestmark = pytest.mark.django_db
 
@@ -131,9 +133,10 @@ def test_once_running_the_page_links_to_the_players_table(client, anna, running)
     html = client.get(_page(running)).content.decode()
     assert reverse("tables:online_table", args=[mine.pk]) in html
     assert 'data-testid="your-table"' in html and 'data-testid="register"' not in html
-    # The page's live part alone, for its polling (htmx).
+    # His part of the page alone, which looks again when his stream says "mine" (htmx).
     part = client.get(_page(running), HTTP_HX_REQUEST="true").content.decode()
-    assert part.lstrip().startswith('<div id="live"') and 'data-testid="your-table"' in part
+    assert part.lstrip().startswith('<div id="mine"') and 'data-testid="your-table"' in part
+    assert 'id="clock"' not in part and "start-rule" not in part  # the stream carries those
 
 
 def test_a_table_of_his_event_where_he_has_no_seat_points_to_his_own(client, anna, running):
@@ -281,3 +284,58 @@ def test_a_running_event_counts_the_players_left_not_the_registered(client, anna
     Entry.objects.filter(pk=out.pk).update(status=EntryStatus.BUSTED, place=4)
     html = client.get(_page(running)).content.decode()
     assert "Running: 3 of 4 players left." in html
+
+
+def _field(client, event, language="en"):
+    url = reverse("online_events:field", args=[event.pk])
+    return client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+
+
+def test_the_page_follows_the_events_stream_and_polls_nothing(client, anna, running):
+    """Issue 17: the page fetched its part and its standings every 3 s (two requests a phone,
+    whatever changed). Its clock, field and standings now come with the event's stream; the
+    player's own part looks again when his stream says so ("mine")."""
+    html = client.get(_page(running)).content.decode()
+    stream = reverse("tournaments:event_stream", args=[running.code]) + "?mine=1"
+    assert f'data-stream-url="{stream}"' in html and 'id="clock"' in html
+    assert "every 3s" not in html and "every " not in re.sub(r"<!--.*?-->", "", html)
+    assert 'data-board-part="field"' in html and 'data-board-part="standings"' in html
+    assert "Running: 4 of 4 players left." in html
+
+
+def test_the_field_on_the_board_is_what_its_get_answers(client, anna, running):
+    """The board's field, rendered once by the process that commits a change, is byte for byte
+    what the page's fallback GET answers, in English and German."""
+    board = json.loads(live_board.board_payload(running.pk))["board"]
+    for language, text in (("en", "Running: 4 of 4 players left."), ("de", "4 von 4")):
+        response = _field(client, running, language)
+        assert response.status_code == 200
+        assert int(response[live_board.STAMP_HEADER]) > board["stamp"]
+        assert response.content.decode() == board["views"][language]["field"]
+        assert text in board["views"][language]["field"]
+    for table in OnlineTable.objects.filter(event=running):
+        assert reverse("tables:online_table", args=[table.pk]) in board["views"]["en"]["field"]
+
+
+def test_a_club_events_board_has_no_field(client):
+    event = make_event(name="Club night")
+    board = json.loads(live_board.board_payload(event.pk))["board"]
+    assert "field" not in board["views"]["en"] and "standings" in board["views"]["en"]
+    assert _field(client, event).status_code == 404
+
+
+def test_unregistering_publishes_the_field_with_one_player_less(
+    client, anna, floor, django_capture_on_commit_callbacks
+):
+    """Every change of the field goes out on the board: a registration taken back too."""
+    event = online_event(start_players=3)
+    register_bots(event, 1, floor)
+    _post(client, "register", event)
+    channel = live.channel_for(event.pk)
+    before = LiveMessage.objects.filter(channel=channel).count()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _post(client, "unregister", event).status_code == 303
+    published = LiveMessage.objects.filter(channel=channel).order_by("pk")
+    assert published.count() == before + 1
+    field = json.loads(published.last().payload)["board"]["views"]["en"]["field"]
+    assert "Starts when 3 players have registered: 1 so far." in field

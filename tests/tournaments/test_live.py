@@ -194,6 +194,69 @@ def test_the_wsgi_stream_polls_the_bus_and_ends(settings):
     assert ": heartbeat\n\n" in chunks
 
 
+def _publish_news(user_id, **message):
+    """What the online tables publish on a player's own channel (tables.online.publish)."""
+    live.publish(live.user_channel(user_id), json.dumps({"user": user_id, **message}))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_online_events_stream_says_mine_for_the_players_own_news_of_the_event(settings):
+    """Issue 17: the online event's page polled its player's part every 3 s. Its stream now
+    says "mine" when his own news names the event (seated, moved, out), and nothing for the
+    rest of his channel (his hole cards and buttons at a table stay on his table's stream),
+    another event's news or another player's."""
+    settings.LIVE_BUS = "db"
+    event = make_event()
+    other = make_event(structure=event.structure)
+
+    async def scenario():
+        stream = live.stream_event(event.pk, heartbeat=60, user_id=7)
+        next_frame = skip_comments(stream)
+        assert (await anext(stream)).startswith(b"retry: 2000\n")
+        assert (await next_frame()).startswith("id: 0.")  # the clock
+        assert (await next_frame()).startswith("event: standings")  # the board
+        hub = await live.get_hub()
+        assert hub.subscribers(live.user_channel(7)) == 1
+        publish = sync_to_async(_publish_news)
+        await publish(7, what="moved", table=3, event=other.pk)  # another event
+        await publish(8, what="out", table=3, event=event.pk)  # another player
+        await publish(7, what="chips", table=3)  # a cash table's chips
+        await publish(7, table=3, version=9, parts={"cards": "As Kd"})  # his part at a table
+        await publish(7, what="out", table=3, event=event.pk)
+        assert await next_frame() == "event: mine\ndata: {}\n\n"
+        await sync_to_async(live.publish_event_changed)(event_id=event.pk, what="standings")
+        assert (await next_frame()).startswith("event: standings")  # nothing came between
+        # The bus dropped and came back: his news of the gap may be lost, his part looks again.
+        hub.subscribed()
+        assert (await next_frame()).startswith("event: standings")  # the board as it stands
+        assert await next_frame() == "event: mine\ndata: {}\n\n"
+        reader = asyncio.create_task(anext(stream))
+        await asyncio.sleep(0.05)
+        reader.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await reader
+        assert hub.subscribers(live.user_channel(7)) == 0
+        assert hub.subscribers(live.channel_for(event.pk)) == 0
+        await hub.stop()
+
+    run(scenario())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_wsgi_stream_says_mine_for_the_players_own_news_of_the_event(settings):
+    settings.LIVE_BUS = "db"
+    event = make_event()
+    frames = live.stream_event_sync(event.pk, seconds=1.0, heartbeat=5.0, user_id=7)
+    stream = (chunk.decode() for chunk in frames)
+    assert next(stream).startswith("retry: 2000\n")
+    assert "event: clock" in next(stream)
+    assert next(stream).startswith("event: standings\n")
+    _publish_news(7, table=3, version=9, parts={"cards": "As Kd"})  # his part at a table
+    _publish_news(7, what="moved", table=4, event=event.pk + 1)  # another event
+    _publish_news(7, what="moved", table=4, event=event.pk)
+    assert [chunk for chunk in stream if not chunk.startswith(":")] == ["event: mine\ndata: {}\n\n"]
+
+
 def test_a_full_queue_drops_its_oldest_message_never_the_newest():
     async def scenario():
         hub = live.Hub(live.listen_db)
