@@ -180,6 +180,13 @@ LIVE_BUS = os.environ.get("LIVE_BUS", LIVE_BUS)
 # Event streams are served by the ASGI process; a WSGI server answers 204 (pages then poll) unless
 # this allows a bounded stream per request (the threaded test server of the browser tests).
 LIVE_WSGI_STREAM_SECONDS = float(os.environ.get("LIVE_WSGI_STREAM_SECONDS", "0"))
+# A change whose publishing failed (Redis out of reach from this process) is published again,
+# as it then stands, after each of these pauses in turn (seconds; about a minute in all), then
+# left to the pages' polls (tournaments.live). Empty: never again (the test suite, whose stray
+# retries would land in later tests).
+LIVE_PUBLISH_RETRY_SECONDS = tuple(
+    float(s) for s in os.environ.get("LIVE_PUBLISH_RETRY_SECONDS", "1,2,4,8,15,30").split(",") if s
+)
 CELERY_TASK_IGNORE_RESULT = True
 # Celery's Django fixup closes every database connection before and after each task unless
 # this is set (then every 2 x this many tasks): a new PostgreSQL backend four times a second

@@ -32,6 +32,31 @@ _REAL_HASHERS_UNDER = ("tests/integration/", "tests/bench/")
 _QUICK_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_keys_of_an_earlier_run(django_db_setup):
+    """A run's test database has the name of the last run's and counts its events from 1 again,
+    so the shared Redis still held that run's kept clock states and board phases under the same
+    ids (tournaments.live_clock.namespace): a new event could be served an old event's clock, or
+    its first level change publish no board (seen: a stream test that passed alone failed after
+    an earlier run). The keys of this database's namespace go before its first test."""
+    from django.conf import settings  # noqa: PLC0415 - the test database's name, now set
+
+    from tournaments.live_clock import namespace  # noqa: PLC0415
+
+    url = os.environ.get("REDIS_URL")
+    if not url or "Redis" not in settings.CACHES["default"]["BACKEND"]:
+        return
+    import redis  # noqa: PLC0415
+
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter(match=f"*:{namespace()}:*", count=1_000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
 @pytest.fixture(autouse=True)
 def _quick_passwords(request):
     """PBKDF2's production work factor costs about 0.4 s for each user a test makes and each

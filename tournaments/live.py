@@ -17,6 +17,7 @@ import functools
 import json
 import logging
 import os
+import threading
 import time
 import weakref
 from collections import defaultdict
@@ -73,14 +74,72 @@ def publish_event_changed(*, event_id: int, what: str) -> None:
     the board (tournaments.live_board): the pages show either without a fetch. Called after the
     commit.
     """
+    if not _publish_event_changed(event_id=event_id, what=what):
+        _retry_later(event_id, what, attempt=0)
+
+
+def _publish_event_changed(*, event_id: int, what: str) -> bool:
+    """``publish_event_changed`` once; whether it went out."""
     try:
         if what in CLOCK_CHANGES and _publish_clock(event_id=event_id, what=what) is False:
-            return  # the clock moved nothing the board shows (a pause, time added)
+            return True  # the clock moved nothing the board shows (a pause, time added)
         board = live_board.board_payload(event_id, what=what)
         publish(channel_for(event_id), board or _nudge(event_id=event_id, what=what))
     except Exception:
-        # The change is committed and every page still finds it by its conditional GET polling.
-        logger.exception("could not publish %s on the live bus", what)
+        logger.exception("could not publish %s of event %s on the live bus", what, event_id)
+        return False
+    return True
+
+
+# The changes of this process whose publishing failed and is to be tried again, (event, what),
+# each with the number of its failures: one that fails while a retry is on its way counts here,
+# and the retry goes once more if it read the state before that change.
+_retrying: dict[tuple[int, str], int] = {}
+_retrying_lock = threading.Lock()
+
+
+def _retry_later(event_id: int, what: str, *, attempt: int) -> None:
+    """Publish the change again after the next pause of settings.LIVE_PUBLISH_RETRY_SECONDS,
+    from a thread of this process: what then stands (the clock's state, the board), so one retry
+    a kind of change serves every change of that kind that failed meanwhile.
+
+    The change is committed and the pages would find it by their polls, but while their streams
+    are up those come every 120 s (the board) or 20 s (the clock): when only this process lost
+    Redis (the events process still subscribed), a bust went unseen for two minutes."""
+    pauses = settings.LIVE_PUBLISH_RETRY_SECONDS
+    key = (event_id, what)
+    with _retrying_lock:
+        if attempt == 0 and key in _retrying:
+            _retrying[key] += 1  # a retry is on its way: it goes once more if it read before
+            return
+        if attempt >= len(pauses):
+            _retrying.pop(key, None)
+            if pauses:
+                logger.error("gave up publishing %s of event %s: pages poll it", what, event_id)
+            return
+        _retrying.setdefault(key, 1)
+    timer = threading.Timer(pauses[attempt], _retry, args=(event_id, what, attempt))
+    timer.daemon = True
+    timer.start()
+
+
+def _retry(event_id: int, what: str, attempt: int) -> None:
+    key = (event_id, what)
+    with _retrying_lock:
+        failures = _retrying.get(key, 0)
+    try:
+        published = _publish_event_changed(event_id=event_id, what=what)
+    finally:
+        connection.close()  # this thread's own: it ends here
+    if not published:
+        _retry_later(event_id, what, attempt=attempt + 1)
+        return
+    logger.warning("published %s of event %s on try %s", what, event_id, attempt + 2)
+    with _retrying_lock:
+        if _retrying.get(key, 0) == failures:
+            _retrying.pop(key, None)
+            return
+    _retry(event_id, what, 0)  # another change failed while this one was read: once more
 
 
 def _nudge(*, event_id: int, what: str) -> str:

@@ -129,3 +129,62 @@ def test_a_floor_action_that_failed_says_so_and_the_next_one_clears_it(
         expect(problem).to_be_hidden()
     finally:
         context.close()
+
+
+def test_a_push_before_the_answer_to_the_floors_own_action_keeps_that_answer(
+    live_server, browser, settings
+):
+    """The floor presses Start after an action that failed. The server commits, its stream
+    pushes the running clock, and the push reaches the page before the answer to the press
+    (held here until the page has fetched its dashboard for the push). The dashboard must not
+    replace itself under the press still under way: htmx would drop the answer, and the page
+    would never learn the start went through (its error box stayed up; the flake that found it
+    failed one run in four, issue 17). It waits for the answer, then looks again."""
+    settings.LIVE_WSGI_STREAM_SECONDS = 30
+    make_user(username="floor", role="floor", password="pw")
+    structure = make_structure(levels=((25, 50, 0, 12), (50, 100, 25, 12)))
+    event = make_event(structure=structure, name="Own answer", code="own123")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    held = []
+
+    def handler(route):
+        if route.request.method != "POST":
+            route.continue_()
+        elif not held:  # the first press fails, as in a deploy
+            held.append(None)
+            route.fulfill(status=500, body="<h1>Server Error (500)</h1>", content_type="text/html")
+        else:  # the second reaches the server; its answer is held
+            held.append((route, route.fetch()))
+
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        login(page, live_server, "floor")
+        floor_url = f"{live_server.url}/events/{event.pk}/floor/"
+        page.goto(floor_url)
+        expect(page.locator("[data-live]")).to_have_attribute("data-stream", "open")
+        page.route("**/events/*/clock/", handler)
+        problem = page.get_by_test_id("page-error")
+        page.locator("button[data-action=start]").click()
+        expect(problem).to_be_visible()
+        # The push comes and the dashboard is fetched for it while the press is under way.
+        pushed = lambda response: response.url == floor_url and response.request.method == "GET"  # noqa: E731
+        with page.expect_response(pushed, timeout=30_000) as fetched:
+            page.locator("button[data-action=start]").click()
+        fetched.value.finished()
+        wait_for(lambda: len(held) == 2)
+        assert Event.objects.get(pk=event.pk).clock_version == 1, "the start reached the server"
+        # The page has read that fetch (its resource timing) and done with it (a task later)
+        # before the answer comes.
+        page.wait_for_function(
+            "(url) => performance.getEntriesByType('resource')"
+            ".some((e) => e.name === url && e.initiatorType === 'fetch' && e.responseEnd > 0)",
+            arg=floor_url,
+        )
+        page.evaluate("() => new Promise((done) => setTimeout(done, 0))")
+        route, answer = held[1]
+        route.fulfill(response=answer)
+        expect(page.get_by_test_id("clock-status")).to_have_text("Running")
+        expect(problem).to_be_hidden()
+    finally:
+        context.close()

@@ -9,12 +9,15 @@ import time
 from datetime import timedelta
 
 import pytest
+import redis
 from asgiref.sync import sync_to_async
 from django.db import connections
 from django.utils import timezone
 
+from tables.services import draw_seats
 from tests.factories import make_event
 from tournaments import live
+from tournaments.entry_services import register_entry
 from tournaments.live_clock import state_key
 from tournaments.models import LiveMessage
 
@@ -194,6 +197,14 @@ def test_the_wsgi_stream_polls_the_bus_and_ends(settings):
     assert ": heartbeat\n\n" in chunks
 
 
+def wait_for(condition, seconds=20.0):
+    """Until ``condition`` holds (a generous cap for a loaded machine)."""
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "it never happened"
+        time.sleep(0.05)
+
+
 def _publish_news(user_id, **message):
     """What the online tables publish on a player's own channel (tables.online.publish)."""
     live.publish(live.user_channel(user_id), json.dumps({"user": user_id, **message}))
@@ -280,6 +291,63 @@ def test_a_bus_failure_does_not_break_the_floor_action(settings, caplog):
     finally:
         live._redis.cache_clear()
     assert "could not publish" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_whose_publishing_failed_goes_out_again_as_it_then_stands(settings, monkeypatch):
+    """Issue 17: a web process that could not reach Redis left its change to the pages' polls,
+    every 120 s while their streams are up (the events process, still subscribed, never knew).
+    It now publishes again a moment later from a thread, the board as it then stands."""
+    settings.LIVE_BUS = "db"
+    settings.LIVE_PUBLISH_RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+    event = make_event()
+    down = [True]
+    failed = []
+    real = live.publish
+
+    def flaky(channel, payload):
+        if down[0]:
+            failed.append(channel)
+            raise redis.ConnectionError("Redis is out of reach")
+        real(channel, payload)
+
+    monkeypatch.setattr(live, "publish", flaky)
+    channel = live.channel_for(event.pk)
+    live.publish_event_changed(event_id=event.pk, what="standings")
+    # Changes committed meanwhile, each one's own publish lost too: in the board that goes out.
+    for name in ("Anna", "Bernd"):
+        register_entry(event_id=event.pk, actor=None, name=name, check_in=True)
+    draw_seats(event_id=event.pk, actor=None, tables=1)
+    assert len(failed) >= 4 and not LiveMessage.objects.filter(channel=channel).exists()
+    down[0] = False  # Redis is back
+    wait_for(lambda: LiveMessage.objects.filter(channel=channel).exists())
+    wait_for(lambda: not live._retrying)  # nothing more is on its way
+    published = LiveMessage.objects.filter(channel=channel).values_list("payload", flat=True)
+    boards = [json.loads(payload)["board"] for payload in published]
+    newest = max(boards, key=lambda board: board["stamp"])
+    assert 'players-left">2 / 2<' in newest["views"]["en"]["standings"]
+    assert len(boards) <= 2  # one retry for them all (twice if a change came as it read)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_that_cannot_be_published_is_given_up_after_the_last_pause(
+    settings, monkeypatch, caplog
+):
+    settings.LIVE_BUS = "db"
+    settings.LIVE_PUBLISH_RETRY_SECONDS = (0.05, 0.05)
+    event = make_event()
+    tries = []
+
+    def down(channel, payload):
+        tries.append(channel)
+        raise redis.ConnectionError("Redis is out of reach")
+
+    monkeypatch.setattr(live, "publish", down)
+    live.publish_event_changed(event_id=event.pk, what="standings")
+    live.publish_event_changed(event_id=event.pk, what="standings")  # joins the retry under way
+    wait_for(lambda: not live._retrying)
+    assert len(tries) == 2 + 2  # the two changes, then one retry after each pause
+    assert "gave up publishing standings" in caplog.text
 
 
 @pytest.mark.django_db
