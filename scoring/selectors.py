@@ -41,10 +41,12 @@ class Standings:
     chips_in_play: int
     average_stack: int | None
     winner: str | None = None  # once everyone is placed: the name in first place
+    more: int = 0  # places not in ``places`` (beyond the ``shown`` asked for)
 
 
-def event_standings(event: Event) -> Standings:
-    """Places so far (best first), players left, chips in play and the average stack."""
+def event_standings(event: Event, *, shown: int | None = None) -> Standings:
+    """Places so far (best first), players left, chips in play and the average stack; the
+    first ``shown`` places only, if given (``more``: how many are left out)."""
     entries = Entry.objects.filter(event=event, status__in=IN_THE_FIELD)
     # docs/money.md: rebuy and add-on chips are in play too.
     total = (entries.aggregate(total=Sum("starting_stack"))["total"] or 0) + chips_bought(event)
@@ -71,8 +73,9 @@ def event_standings(event: Event) -> Standings:
             kind_label=o.get_kind_display(),
             entry_id=o.entry_id,
         )
-        for o in outs
+        for o in (outs if shown is None else outs[:shown])
     ]
+    more = 0 if shown is None or len(places) < shown else outs.count() - len(places)
     in_play = total - removed
     return Standings(
         places=places,
@@ -82,4 +85,5 @@ def event_standings(event: Event) -> Standings:
         chips_in_play=in_play,
         average_stack=round(in_play / left) if left else None,
         winner=next((line.name for line in places if line.place == 1), None) if not left else None,
+        more=more,
     )

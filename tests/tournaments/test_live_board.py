@@ -7,12 +7,15 @@ import json
 import os
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from scoring.services import StackInput, record_busts
+from scoring.templatetags.payout_tags import PUBLIC_PLACES
 from tests.factories import make_entries, make_event, make_structure
 from tournaments import live, live_board
+from tournaments.entry_base import publish_standings
 from tournaments.live_clock import BusMessage, Cursor
 from tournaments.models import LiveMessage
 from tournaments.services import ClockAction, act_on_clock
@@ -138,3 +141,46 @@ def test_a_stream_never_sends_an_older_board_after_a_newer():
     assert cursor.frame(older) is None
     assert cursor.frame(newer) is None  # nor the same one twice
     assert cursor.frame(board_message(2_001, "later")) is not None
+
+
+def test_a_transaction_publishes_one_board_however_many_of_its_writes_change_it(
+    settings, floor_user, django_capture_on_commit_callbacks
+):
+    """Issue 17: the director's tick (its busts, then a table broken seat by seat) rendered the
+    board after its commit once for every write, a 1,000-place board at 140 ms each: the first,
+    read after the commit, holds them all. The next transaction publishes its own."""
+    settings.LIVE_BUS = "db"
+    event = make_event()
+    other = make_event(structure=event.structure)
+    for boards in (1, 2):
+        with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
+            publish_standings(event.pk)
+            publish_standings(event.pk)
+            publish_standings(other.pk)
+            publish_standings(event.pk)
+        assert len(callbacks) == 4
+        assert len(published_boards(event)) == boards and len(published_boards(other)) == boards
+
+
+def test_the_public_standings_list_the_first_fifty_places_and_say_how_many_more(
+    client, settings, floor_user, django_capture_on_commit_callbacks
+):
+    """A field of 1,000 made the board's standings 97 KB in each language, sent to every phone
+    after every bust (issue 17). The TV and the phones list the fifty most recent busts (the
+    best places once it is over) and say how many more; the floor's own list has them all."""
+    settings.LIVE_BUS = "db"
+    event = make_event()
+    entries = make_entries(event=event, count=PUBLIC_PLACES + 4, status="playing")
+    busts = [StackInput(entry_id=e.pk, stack=1_000 + i) for i, e in enumerate(entries[:-2])]
+    with django_capture_on_commit_callbacks(execute=True):
+        record_busts(event_id=event.pk, actor=floor_user, busts=busts)  # places 54 to 3
+    standings = published_boards(event)[-1]["views"]["en"]["standings"]
+    assert standings.count("<tr data-place=") == PUBLIC_PLACES
+    assert 'data-place="3"' in standings and f'data-place="{PUBLIC_PLACES + 3}"' not in standings
+    assert "And 2 more places." in standings
+    assert reverse("seasons:event_results_csv", args=[event.pk]) in standings
+    german = published_boards(event)[-1]["views"]["de"]["standings"]
+    assert "Und 2 weitere Plätze." in german
+    client.force_login(floor_user)
+    floor = client.get(reverse("floor:tables", args=[event.pk]))
+    assert floor.content.decode().count("<tr data-place=") == PUBLIC_PLACES + 2
