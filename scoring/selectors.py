@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Sum
+from django.utils.functional import Promise as StrPromise
 
 from scoring.models import Elimination, EliminationKind
 from tournaments.models import Entry, EntryStatus, Event
@@ -26,7 +27,7 @@ class PlaceLine:
     place: int
     name: str
     kind: str
-    kind_label: str
+    kind_label: str | StrPromise  # lazy: in the language it is shown in
     entry_id: int
 
 
@@ -70,7 +71,8 @@ def event_standings(event: Event, *, shown: int | None = None) -> Standings:
             place=o.entry.place or o.place,
             name=o.entry.label,
             kind=o.kind,
-            kind_label=o.get_kind_display(),
+            # Lazy: a reading shared by the board's languages shows each its own (live_board).
+            kind_label=EliminationKind(o.kind).label,
             entry_id=o.entry_id,
         )
         for o in (outs if shown is None else outs[:shown])

@@ -45,9 +45,14 @@ def parts_of(event: Event) -> dict[str, str]:
     return ONLINE_PARTS if event.online else PARTS
 
 
-def render_part(event: Event, part: str) -> str:
-    """One part of the board in the active language: what its GET answers, byte for byte."""
-    return render_to_string(parts_of(event)[part], {"event": event})
+def render_part(event: Event, part: str, *, memo: dict[str, Any] | None = None) -> str:
+    """One part of the board in the active language: what its GET answers, byte for byte.
+    ``memo``: what the renders of one reading in several languages read once and share (its
+    template tags keep there what does not depend on the language)."""
+    context: dict[str, Any] = {"event": event}
+    if memo is not None:
+        context["board_memo"] = memo
+    return render_to_string(parts_of(event)[part], context)
 
 
 def board_payload(event_id: int, *, what: str = "standings") -> str | None:
@@ -58,9 +63,10 @@ def board_payload(event_id: int, *, what: str = "standings") -> str | None:
     if event is None:
         return None
     views: dict[str, dict[str, str]] = {}
+    memo: dict[str, Any] = {}
     for language, _name in settings.LANGUAGES:
         with translation.override(language):
-            views[language] = {part: render_part(event, part) for part in parts_of(event)}
+            views[language] = {p: render_part(event, p, memo=memo) for p in parts_of(event)}
     board = {"stamp": stamp, "views": views}
     return json.dumps(
         {"event": event_id, "what": what, "at": timezone.now().isoformat(), "board": board}

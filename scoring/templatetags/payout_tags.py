@@ -40,12 +40,19 @@ def prize_for(money: EventPayouts | None, entry_id: int) -> str:
 PUBLIC_PLACES = 50
 
 
-@register.simple_tag(name="event_standings")
-def event_standings_tag(event: Event) -> Standings:
+@register.simple_tag(name="event_standings", takes_context=True)
+def event_standings_tag(context: template.Context, event: Event) -> Standings:
     """The places so far (the first PUBLIC_PLACES), players left and chips in play: the public
     standings' own reading, so that the fragment renders from the event alone
-    (tournaments.live_board)."""
-    return event_standings(event, shown=PUBLIC_PLACES)
+    (tournaments.live_board). The board's renders in each language share one reading (its
+    ``board_memo``): the standings' queries were half of a board's cost, once a language."""
+    memo = context.get("board_memo")
+    if memo is None:
+        return event_standings(event, shown=PUBLIC_PLACES)
+    if "standings" not in memo:
+        memo["standings"] = event_standings(event, shown=PUBLIC_PLACES)
+    standings: Standings = memo["standings"]
+    return standings
 
 
 @register.simple_tag(name="event_payouts")

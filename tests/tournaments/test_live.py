@@ -125,6 +125,15 @@ def test_one_hub_per_event_loop_and_streams_share_it(settings):
     run(scenario())
 
 
+async def client_goes(stream):
+    """The client disconnects: the server cancels the task reading the stream."""
+    reader = asyncio.create_task(anext(stream))
+    await asyncio.sleep(0.05)
+    reader.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await reader
+
+
 def skip_comments(stream):
     async def next_frame():
         chunk = (await anext(stream)).decode()
@@ -166,12 +175,7 @@ def test_the_stream_sends_the_state_then_changes_then_cleans_up_when_the_client_
         assert json.loads(chunk.split("data: ", 1)[1])["what"] == "level"
         # A level change moves the purchase windows and the chip-ups due: the board follows.
         assert (await next_frame()).startswith("event: standings\ndata: {")
-        # The client disconnects: the server cancels the task reading the stream.
-        reader = asyncio.create_task(anext(stream))
-        await asyncio.sleep(0.05)
-        reader.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await reader
+        await client_goes(stream)
         assert hub.subscribers(live.channel_for(event.pk)) == 0
         await hub.stop()
 
@@ -241,11 +245,7 @@ def test_an_online_events_stream_says_mine_for_the_players_own_news_of_the_event
         hub.subscribed()
         assert (await next_frame()).startswith("event: standings")  # the board as it stands
         assert await next_frame() == "event: mine\ndata: {}\n\n"
-        reader = asyncio.create_task(anext(stream))
-        await asyncio.sleep(0.05)
-        reader.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await reader
+        await client_goes(stream)
         assert hub.subscribers(live.user_channel(7)) == 0
         assert hub.subscribers(live.channel_for(event.pk)) == 0
         await hub.stop()

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.services import StackInput, record_busts
+from scoring.services import StackInput, record_busts, record_quit
 from scoring.templatetags.payout_tags import PUBLIC_PLACES
 from tests.factories import make_entries, make_event, make_structure
 from tournaments import live, live_board
@@ -184,3 +184,22 @@ def test_the_public_standings_list_the_first_fifty_places_and_say_how_many_more(
     client.force_login(floor_user)
     floor = client.get(reverse("floor:tables", args=[event.pk]))
     assert floor.content.decode().count("<tr data-place=") == PUBLIC_PLACES + 2
+
+
+def test_a_reading_shared_by_the_boards_languages_labels_each_in_its_own(
+    client, settings, floor_user, django_capture_on_commit_callbacks
+):
+    """The board's renders read the standings once for both languages: a quit's label (R5.9)
+    is still each language's own, and each part is still what its GET answers."""
+    settings.LIVE_BUS = "db"
+    event = make_event()
+    entries = make_entries(event=event, count=3, status="playing")
+    with django_capture_on_commit_callbacks(execute=True):
+        record_quit(event_id=event.pk, actor=floor_user, entry_id=entries[0].pk, stack=1_000)
+    views = published_boards(event)[-1]["views"]
+    assert ">Quit<" in views["en"]["standings"] and ">Aufgegeben<" in views["de"]["standings"]
+    url = reverse("scoring:standings", args=[event.code])
+    for language in ("en", "de"):
+        answer = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert answer == views[language]["standings"]
+
