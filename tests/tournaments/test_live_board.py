@@ -202,4 +202,3 @@ def test_a_reading_shared_by_the_boards_languages_labels_each_in_its_own(
     for language in ("en", "de"):
         answer = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert answer == views[language]["standings"]
-
