@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import redis
 from django.conf import settings
 from django.core.cache import cache
+from django.template import Context
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
@@ -38,6 +40,19 @@ STAMP_HEADER = "Board-Stamp"
 def board_stamp() -> int:
     """Now, in microseconds: a board read from now on holds every change committed before."""
     return time.time_ns() // 1000
+
+
+def shared_reading[T](context: Context, key: str, read: Callable[[], T]) -> T:
+    """What a template tag reads for a part: once for all the languages of one board (its
+    ``board_memo``), else once per render. Only for readings whose words are made as they are
+    shown (lazy labels, text properties): the shared reading is shown in each language."""
+    memo: dict[str, Any] | None = context.get("board_memo")
+    if memo is None:
+        return read()
+    if key not in memo:
+        memo[key] = read()
+    found: T = memo[key]
+    return found
 
 
 def parts_of(event: Event) -> dict[str, str]:

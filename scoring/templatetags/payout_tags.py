@@ -8,6 +8,7 @@ from django import template
 from scoring import payouts
 from scoring.payout_selectors import EventPayouts, event_payouts
 from scoring.selectors import Standings, event_standings
+from tournaments.live_board import shared_reading
 from tournaments.models import Event
 from tournaments.money_format import format_money
 from tournaments.money_windows import PublicWindow, public_windows
@@ -44,21 +45,16 @@ PUBLIC_PLACES = 50
 def event_standings_tag(context: template.Context, event: Event) -> Standings:
     """The places so far (the first PUBLIC_PLACES), players left and chips in play: the public
     standings' own reading, so that the fragment renders from the event alone
-    (tournaments.live_board). The board's renders in each language share one reading (its
-    ``board_memo``): the standings' queries were half of a board's cost, once a language."""
-    memo = context.get("board_memo")
-    if memo is None:
-        return event_standings(event, shown=PUBLIC_PLACES)
-    if "standings" not in memo:
-        memo["standings"] = event_standings(event, shown=PUBLIC_PLACES)
-    standings: Standings = memo["standings"]
-    return standings
+    (tournaments.live_board). The board's renders in each language share one reading: the
+    standings' queries were half of a board's cost, once a language."""
+    return shared_reading(context, "standings", lambda: event_standings(event, shown=PUBLIC_PLACES))
 
 
-@register.simple_tag(name="event_payouts")
-def event_payouts_tag(event: Event) -> EventPayouts | None:
-    """The prize pool and payouts of an event for a page or fragment; None for a freeroll."""
-    return event_payouts(event)
+@register.simple_tag(name="event_payouts", takes_context=True)
+def event_payouts_tag(context: template.Context, event: Event) -> EventPayouts | None:
+    """The prize pool and payouts of an event for a page or fragment; None for a freeroll (one
+    reading for the board's languages: its amounts are worded as they are shown)."""
+    return shared_reading(context, "payouts", lambda: event_payouts(event))
 
 
 @register.filter
@@ -68,7 +64,8 @@ def has_payouts(event: Event) -> bool:
     return money is not None and money.has_table
 
 
-@register.simple_tag(name="purchase_windows")
-def purchase_windows_tag(event: Event) -> list[PublicWindow]:
-    """The purchase windows at the clock's level (docs/money.md); empty for a freeroll."""
-    return public_windows(event)
+@register.simple_tag(name="purchase_windows", takes_context=True)
+def purchase_windows_tag(context: template.Context, event: Event) -> list[PublicWindow]:
+    """The purchase windows at the clock's level (docs/money.md); empty for a freeroll (one
+    reading for the board's languages: each window is worded as it is shown)."""
+    return shared_reading(context, "windows", lambda: public_windows(event))

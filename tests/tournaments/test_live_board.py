@@ -14,6 +14,7 @@ from django.utils import timezone
 from scoring.services import StackInput, record_busts, record_quit
 from scoring.templatetags.payout_tags import PUBLIC_PLACES
 from tests.factories import make_entries, make_event, make_structure
+from tests.scoring.payout_helpers import money_event
 from tournaments import live, live_board
 from tournaments.entry_base import publish_standings
 from tournaments.live_clock import BusMessage, Cursor
@@ -198,6 +199,29 @@ def test_a_reading_shared_by_the_boards_languages_labels_each_in_its_own(
         record_quit(event_id=event.pk, actor=floor_user, entry_id=entries[0].pk, stack=1_000)
     views = published_boards(event)[-1]["views"]
     assert ">Quit<" in views["en"]["standings"] and ">Aufgegeben<" in views["de"]["standings"]
+    url = reverse("scoring:standings", args=[event.code])
+    for language in ("en", "de"):
+        answer = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert answer == views[language]["standings"]
+
+
+def test_a_money_events_board_shares_its_reading_and_words_each_language_its_own(
+    client, settings, floor_user, django_capture_on_commit_callbacks
+):
+    """The payouts and the purchase windows are read once for the board's languages too: the
+    amounts and windows are still each language's own ("€", "20,00 €"), byte for byte what the
+    GET answers."""
+    settings.LIVE_BUS = "db"
+    event = money_event(actor=floor_user, players=4)
+    anna = event.entries.order_by("pk").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        record_busts(
+            event_id=event.pk, actor=floor_user, busts=[StackInput(entry_id=anna.pk, stack=500)]
+        )
+    views = published_boards(event)[-1]["views"]
+    # Four buy-ins of €30.00: the pool in each language's own words.
+    assert 'data-testid="prize-pool">€120.00<' in views["en"]["standings"]
+    assert 'data-testid="prize-pool">120,00\xa0€<' in views["de"]["standings"]
     url = reverse("scoring:standings", args=[event.code])
     for language in ("en", "de"):
         answer = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
