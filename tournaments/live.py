@@ -554,8 +554,9 @@ async def stream_event(
     finally:
         beat.stop()
         hub.unsubscribe(channel, queue)
-        if own is not None and pump is not None and user_id is not None:
+        if pump is not None:
             pump.cancel()
+        if own is not None and user_id is not None:
             hub.unsubscribe(user_channel(user_id), own)
 
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from tables.services import draw_seats
 from tests.factories import make_event
+from tests.integration.conftest import wait_until
 from tournaments import live
 from tournaments.entry_services import register_entry
 from tournaments.live_clock import state_key
@@ -201,14 +202,6 @@ def test_the_wsgi_stream_polls_the_bus_and_ends(settings):
     assert ": heartbeat\n\n" in chunks
 
 
-def wait_for(condition, seconds=20.0):
-    """Until ``condition`` holds (a generous cap for a loaded machine)."""
-    end = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < end, "it never happened"
-        time.sleep(0.05)
-
-
 def _publish_news(user_id, **message):
     """What the online tables publish on a player's own channel (tables.online.publish)."""
     live.publish(live.user_channel(user_id), json.dumps({"user": user_id, **message}))
@@ -320,8 +313,10 @@ def test_a_change_whose_publishing_failed_goes_out_again_as_it_then_stands(setti
     draw_seats(event_id=event.pk, actor=None, tables=1)
     assert len(failed) >= 4 and not LiveMessage.objects.filter(channel=channel).exists()
     down[0] = False  # Redis is back
-    wait_for(lambda: LiveMessage.objects.filter(channel=channel).exists())
-    wait_for(lambda: not live._retrying)  # nothing more is on its way
+    wait_until(
+        lambda: LiveMessage.objects.filter(channel=channel).exists(), timeout=30, what="the retry"
+    )
+    wait_until(lambda: not live._retrying, timeout=30, what="no retry on its way")
     published = LiveMessage.objects.filter(channel=channel).values_list("payload", flat=True)
     boards = [json.loads(payload)["board"] for payload in published]
     newest = max(boards, key=lambda board: board["stamp"])
@@ -334,7 +329,8 @@ def test_a_change_that_cannot_be_published_is_given_up_after_the_last_pause(
     settings, monkeypatch, caplog
 ):
     settings.LIVE_BUS = "db"
-    settings.LIVE_PUBLISH_RETRY_SECONDS = (0.05, 0.05)
+    # The first pause long enough that the second change joins the retry on a busy machine too.
+    settings.LIVE_PUBLISH_RETRY_SECONDS = (1.0, 0.05)
     event = make_event()
     tries = []
 
@@ -345,7 +341,7 @@ def test_a_change_that_cannot_be_published_is_given_up_after_the_last_pause(
     monkeypatch.setattr(live, "publish", down)
     live.publish_event_changed(event_id=event.pk, what="standings")
     live.publish_event_changed(event_id=event.pk, what="standings")  # joins the retry under way
-    wait_for(lambda: not live._retrying)
+    wait_until(lambda: not live._retrying, timeout=30, what="the retries given up")
     assert len(tries) == 2 + 2  # the two changes, then one retry after each pause
     assert "gave up publishing standings" in caplog.text
 
