@@ -66,16 +66,79 @@ def user_channel(user_id: int) -> str:
     return f"{namespace()}:user:{user_id}"
 
 
+class Retries:
+    """Publishing that failed, tried again from a thread of this process after each pause of
+    settings.LIVE_PUBLISH_RETRY_SECONDS, with what then stands, until it goes out or the pauses
+    run out (then it is logged, and the pages' polls find the change).
+
+    The change is committed and the pages would find it by their polls, but while their streams
+    are up those come every 120 s (the board), 20 s (the clock) or 15 s (a table): when only this
+    process lost Redis (the events process still subscribed), a bust went unseen for two
+    minutes and a player's turn for fifteen seconds (issue 17).
+
+    ``again(key)`` publishes the state of ``key`` (an event and a kind of change, a table) as it
+    stands and says whether it went out; one retry a key serves every change of it that failed
+    meanwhile. ``pending`` holds the keys with a retry on its way, each with the number of its
+    failures: one that fails while a retry is on its way counts there, and the retry goes once
+    more if it read the state before that change."""
+
+    def __init__(self, again: Callable[[Any], bool], name: Callable[[Any], str]) -> None:
+        self._again = again
+        self._name = name
+        self.pending: dict[Any, int] = {}
+        self._lock = threading.Lock()
+
+    def failed(self, key: Any) -> None:
+        """The publishing of ``key``'s change failed: try again after the first pause."""
+        self._later(key, attempt=0)
+
+    def _later(self, key: Any, *, attempt: int) -> None:
+        pauses = settings.LIVE_PUBLISH_RETRY_SECONDS
+        with self._lock:
+            if attempt == 0 and key in self.pending:
+                self.pending[key] += 1  # a retry is on its way: it goes once more if it read before
+                return
+            if attempt >= len(pauses):
+                self.pending.pop(key, None)
+                if pauses:
+                    logger.error("gave up publishing %s: pages poll it", self._name(key))
+                return
+            self.pending.setdefault(key, 1)
+        timer = threading.Timer(pauses[attempt], self._retry, args=(key, attempt))
+        timer.daemon = True
+        timer.start()
+
+    def _retry(self, key: Any, attempt: int) -> None:
+        with self._lock:
+            failures = self.pending.get(key, 0)
+        try:
+            published = self._again(key)
+        except Exception:
+            logger.exception("could not publish %s", self._name(key))
+            published = False
+        finally:
+            connection.close()  # this thread's own: it ends here
+        if not published:
+            self._later(key, attempt=attempt + 1)
+            return
+        logger.warning("published %s on try %s", self._name(key), attempt + 2)
+        with self._lock:
+            if self.pending.get(key, 0) == failures:
+                self.pending.pop(key, None)
+                return
+        self._retry(key, 0)  # another change failed while this one was read: once more
+
+
 def publish_event_changed(*, event_id: int, what: str) -> None:
     """Tell every open page of the event that its ``what`` (clock, level, standings) changed.
 
     A clock change (``clock``, ``level``) goes out with the clock's new state, and, when it
     moved the level, with the event's board too; anything else (standings, seats, races) with
     the board (tournaments.live_board): the pages show either without a fetch. Called after the
-    commit.
+    commit; a failure is published again as it then stands (``Retries``).
     """
     if not _publish_event_changed(event_id=event_id, what=what):
-        _retry_later(event_id, what, attempt=0)
+        event_retries.failed((event_id, what))
 
 
 def _publish_event_changed(*, event_id: int, what: str) -> bool:
@@ -91,55 +154,12 @@ def _publish_event_changed(*, event_id: int, what: str) -> bool:
     return True
 
 
-# The changes of this process whose publishing failed and is to be tried again, (event, what),
-# each with the number of its failures: one that fails while a retry is on its way counts here,
-# and the retry goes once more if it read the state before that change.
-_retrying: dict[tuple[int, str], int] = {}
-_retrying_lock = threading.Lock()
-
-
-def _retry_later(event_id: int, what: str, *, attempt: int) -> None:
-    """Publish the change again after the next pause of settings.LIVE_PUBLISH_RETRY_SECONDS,
-    from a thread of this process: what then stands (the clock's state, the board), so one retry
-    a kind of change serves every change of that kind that failed meanwhile.
-
-    The change is committed and the pages would find it by their polls, but while their streams
-    are up those come every 120 s (the board) or 20 s (the clock): when only this process lost
-    Redis (the events process still subscribed), a bust went unseen for two minutes."""
-    pauses = settings.LIVE_PUBLISH_RETRY_SECONDS
-    key = (event_id, what)
-    with _retrying_lock:
-        if attempt == 0 and key in _retrying:
-            _retrying[key] += 1  # a retry is on its way: it goes once more if it read before
-            return
-        if attempt >= len(pauses):
-            _retrying.pop(key, None)
-            if pauses:
-                logger.error("gave up publishing %s of event %s: pages poll it", what, event_id)
-            return
-        _retrying.setdefault(key, 1)
-    timer = threading.Timer(pauses[attempt], _retry, args=(event_id, what, attempt))
-    timer.daemon = True
-    timer.start()
-
-
-def _retry(event_id: int, what: str, attempt: int) -> None:
-    key = (event_id, what)
-    with _retrying_lock:
-        failures = _retrying.get(key, 0)
-    try:
-        published = _publish_event_changed(event_id=event_id, what=what)
-    finally:
-        connection.close()  # this thread's own: it ends here
-    if not published:
-        _retry_later(event_id, what, attempt=attempt + 1)
-        return
-    logger.warning("published %s of event %s on try %s", what, event_id, attempt + 2)
-    with _retrying_lock:
-        if _retrying.get(key, 0) == failures:
-            _retrying.pop(key, None)
-            return
-    _retry(event_id, what, 0)  # another change failed while this one was read: once more
+# An event's changes whose publishing failed, by (event, what): the clock and the board as they
+# then stand.
+event_retries = Retries(
+    lambda key: _publish_event_changed(event_id=key[0], what=key[1]),
+    name=lambda key: f"{key[1]} of event {key[0]}",
+)
 
 
 def _nudge(*, event_id: int, what: str) -> str:

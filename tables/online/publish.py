@@ -23,7 +23,7 @@ from tables.online.replay import (
     number_user_message,
 )
 from tables.online.selectors import TableSnapshot, build_snapshot, keep_snapshot
-from tournaments.live import publish, publish_many, user_channel
+from tournaments.live import Retries, publish, publish_many, user_channel
 from tournaments.live_clock import namespace
 
 logger = logging.getLogger(__name__)
@@ -39,7 +39,15 @@ def publish_user_event(
 ) -> None:
     """Tell the player's own tabs that something of his changed (after the commit). Like the
     public nudges it carries no card and no amount: the tab fetches what it may see. An online
-    event's news names the event, so a player in two events follows each to its own table."""
+    event's news names the event, so a player in two events follows each to its own table. A
+    failure is published again a moment later (``Retries``)."""
+    key = (user_id, what, table_id, event_id)
+    if not _publish_user_event(key):
+        user_retries.failed(key)
+
+
+def _publish_user_event(key: tuple[int, str, int | None, int | None]) -> bool:
+    user_id, what, table_id, event_id = key
     try:
         message: dict[str, object] = {"user": user_id, "what": what, "table": table_id}
         if event_id is not None:
@@ -47,6 +55,11 @@ def publish_user_event(
         publish(user_channel(user_id), number_user_message(user_id, message))
     except Exception:
         logger.exception("could not publish %s to user %s", what, user_id)
+        return False
+    return True
+
+
+user_retries = Retries(_publish_user_event, name=lambda key: f"{key[1]} to user {key[0]}")
 
 
 def nudge(table_id: int, version: int) -> str:
@@ -66,11 +79,21 @@ def publish_table_changed(table_id: int, snapshot: TableSnapshot | None = None) 
     Redis and in the kernel): the snapshot kept with the reads of the streams' languages and of
     what each player was last sent; then the fingerprints of the parts sent with the messages
     kept; then the messages published."""
+    if not _publish_table(table_id, snapshot):
+        table_retries.failed(table_id)
+
+
+def _publish_table(
+    table_id: int, snapshot: TableSnapshot | None = None, *, every_part: bool = False
+) -> bool:
+    """``publish_table_changed`` once; whether it went out (or there was nothing to publish).
+    ``every_part``: each player's private part is sent whatever he was last sent (a retry: the
+    failed try may have remembered parts it never published)."""
     try:
         if snapshot is None:
             snapshot = build_snapshot(table_id, keep=False)
         if snapshot is None:
-            return
+            return True  # the table is gone
         version = snapshot.table.version
         players = [seat.user_id for seat in snapshot.seats if not seat.is_bot]
         reads = Batch()
@@ -92,9 +115,8 @@ def publish_table_changed(table_id: int, snapshot: TableSnapshot | None = None) 
                 message = json.dumps(public_message(snapshot, table_languages))
             except Exception:
                 logger.exception("could not render table %s: its tabs fetch it", table_id)
-        privates, fingerprints = changed_parts(
-            snapshot, player_languages, None if found is None else found[sent_read]
-        )
+        sent = {} if every_part else None if found is None else found[sent_read]
+        privates, fingerprints = changed_parts(snapshot, player_languages, sent)
         kept = TableMessage(table_id, snapshot.table.created_at, version, message)
         bodies = _kept(kept, privates, fingerprints)
         messages = [(table_channel(table_id), message)]
@@ -104,8 +126,17 @@ def publish_table_changed(table_id: int, snapshot: TableSnapshot | None = None) 
         ]
         publish_many(messages)
     except Exception:
-        # The change is committed; every page still finds it by its conditional GET polling.
+        # The change is committed; it is published again, and every page still finds it by its
+        # conditional GET polling.
         logger.exception("could not publish a change of table %s", table_id)
+        return False
+    return True
+
+
+# Tables whose change could not be published: each as it then stands, every player's part.
+table_retries = Retries(
+    lambda table_id: _publish_table(table_id, every_part=True), name=lambda key: f"table {key}"
+)
 
 
 def _kept(

@@ -7,12 +7,16 @@ from __future__ import annotations
 import json
 
 import pytest
+import redis
 
 from tables.engine import card_name
 from tables.online import play as online_play
 from tables.online import publish as online_publish
 from tables.online.models import TableHand
+from tests.integration.conftest import wait_until
 from tests.tables.online_helpers import make_table, seat_players, stacked_deck
+from tournaments.live import user_channel
+from tournaments.models import LiveMessage
 
 # The tables are watched: their messages carry the public table (tests/tables/conftest.py).
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("watched")]
@@ -169,3 +173,78 @@ def test_a_raise_at_six_players_sends_only_the_parts_that_changed(
     for action in ("fold", "fold", "call", "call", "call", "check", "check"):
         mover, following, told = told_after(action)
         assert told == {mover, following}, (action, told)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_whose_publishing_failed_goes_out_again_with_every_private_part(
+    settings, monkeypatch
+):
+    """Issue 17: a process that lost Redis left a table's change to its tabs' polls, every 15 s
+    while their streams are up, so a player whose turn came saw no buttons until then. It is now
+    published again a moment later, the table as it then stands, and every player's own part:
+    the failed try remembered the parts as sent (its fingerprints) before the publish failed."""
+    settings.LIVE_BUS = "db"
+    settings.LIVE_PUBLISH_RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+    table = make_table()
+    users = seat_players(table, ["ann", "bob", "cid"])
+    LiveMessage.objects.all().delete()  # the seats' own messages
+    down = [True]
+    real = online_publish.publish_many
+
+    def flaky(messages):
+        if down[0]:
+            raise redis.ConnectionError("Redis is out of reach")
+        real(messages)
+
+    monkeypatch.setattr(online_publish, "publish_many", flaky)
+    hand = online_play.deal_hand(table=table, deck=stacked_deck(HOLES, "2c3c4c5c6c"))
+    assert hand is not None
+    holes = _holes(hand)
+    channel = online_publish.table_channel(table.pk)
+    assert not LiveMessage.objects.filter(channel=channel).exists()
+    down[0] = False  # Redis is back
+    wait_until(
+        lambda: LiveMessage.objects.filter(channel=channel).exists(), timeout=30, what="the retry"
+    )
+    wait_until(lambda: not online_publish.table_retries.pending, timeout=30, what="retries done")
+    table.refresh_from_db()
+    (public,) = [json.loads(m.payload) for m in LiveMessage.objects.filter(channel=channel)]
+    assert public["version"] == table.version and set(public["html"]) == {"en", "de"}
+    for user in users:
+        (private,) = [
+            json.loads(m.payload)
+            for m in LiveMessage.objects.filter(channel=user_channel(user.pk))
+            if json.loads(m.payload).get("what") == "private"
+        ]
+        html = private["html"]["en"]
+        assert all(f'data-card="{code}"' in html for code in holes[user.pk])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_news_that_could_not_be_published_goes_out_again(settings, monkeypatch):
+    settings.LIVE_BUS = "db"
+    settings.LIVE_PUBLISH_RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+    down = [True]
+    real = online_publish.publish
+
+    def flaky(channel, payload):
+        if down[0]:
+            raise redis.ConnectionError("Redis is out of reach")
+        real(channel, payload)
+
+    monkeypatch.setattr(online_publish, "publish", flaky)
+    online_publish.publish_user_event(41, what="moved", table_id=7, event_id=3)
+    channel = user_channel(41)
+    assert not LiveMessage.objects.filter(channel=channel).exists()
+    down[0] = False
+    wait_until(
+        lambda: LiveMessage.objects.filter(channel=channel).exists(), timeout=30, what="the retry"
+    )
+    wait_until(lambda: not online_publish.user_retries.pending, timeout=30, what="retries done")
+    (message,) = [json.loads(m.payload) for m in LiveMessage.objects.filter(channel=channel)]
+    assert (message["user"], message["what"], message["table"], message["event"]) == (
+        41,
+        "moved",
+        7,
+        3,
+    )

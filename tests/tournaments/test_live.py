@@ -316,7 +316,7 @@ def test_a_change_whose_publishing_failed_goes_out_again_as_it_then_stands(setti
     wait_until(
         lambda: LiveMessage.objects.filter(channel=channel).exists(), timeout=30, what="the retry"
     )
-    wait_until(lambda: not live._retrying, timeout=30, what="no retry on its way")
+    wait_until(lambda: not live.event_retries.pending, timeout=30, what="no retry on its way")
     published = LiveMessage.objects.filter(channel=channel).values_list("payload", flat=True)
     boards = [json.loads(payload)["board"] for payload in published]
     newest = max(boards, key=lambda board: board["stamp"])
@@ -341,7 +341,7 @@ def test_a_change_that_cannot_be_published_is_given_up_after_the_last_pause(
     monkeypatch.setattr(live, "publish", down)
     live.publish_event_changed(event_id=event.pk, what="standings")
     live.publish_event_changed(event_id=event.pk, what="standings")  # joins the retry under way
-    wait_until(lambda: not live._retrying, timeout=30, what="the retries given up")
+    wait_until(lambda: not live.event_retries.pending, timeout=30, what="the retries given up")
     assert len(tries) == 2 + 2  # the two changes, then one retry after each pause
     assert "gave up publishing standings" in caplog.text
 
