@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django import template
 
 from tables.online.models import OnlineTable, TableStatus
+from tournaments.live_board import shared_reading
 from tournaments.models import Entry, Event
 
 register = template.Library()
@@ -23,9 +24,14 @@ class OnlineField:
     tables: list[OnlineTable]
 
 
-@register.simple_tag
-def online_field(event: Event) -> OnlineField:
-    """The field of an online event as it stands."""
+@register.simple_tag(takes_context=True)
+def online_field(context: template.Context, event: Event) -> OnlineField:
+    """The field of an online event as it stands: counts and table names, one reading for the
+    board's languages (tournaments.live_board)."""
+    return shared_reading(context, "field", lambda: _field(event))
+
+
+def _field(event: Event) -> OnlineField:
     entries = Entry.objects.filter(event=event)
     tables = OnlineTable.objects.filter(event=event, status=TableStatus.OPEN).order_by("pk")
     return OnlineField(

@@ -18,6 +18,7 @@ from tables.online.models import OnlineSeat, OnlineTable
 from tests.factories import make_event, make_structure, make_user
 from tests.scoring.online_event_helpers import online_event, register_bots
 from tests.scoring.season_helpers import make_season
+from tests.tournaments.test_live_board import board_reads
 from tournaments import live, live_board
 from tournaments.models import AuditEvent, Entry, EntryStatus, Event, EventStatus, LiveMessage
 
@@ -315,6 +316,14 @@ def test_the_field_on_the_board_is_what_its_get_answers(client, anna, running):
         assert text in board["views"][language]["field"]
     for table in OnlineTable.objects.filter(event=running):
         assert reverse("tables:online_table", args=[table.pk]) in board["views"]["en"]["field"]
+
+
+def test_the_field_is_read_once_for_the_boards_languages(settings, running):
+    one, _views = board_reads(settings, running, [("en", "English")])
+    two, views = board_reads(settings, running, [("en", "English"), ("de", "Deutsch")])
+    assert two == one
+    assert "Running: 4 of 4 players left." in views["en"]["field"]
+    assert "4 von 4" in views["de"]["field"]
 
 
 def test_a_club_events_board_has_no_field(client):

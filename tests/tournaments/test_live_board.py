@@ -7,18 +7,20 @@ import json
 import os
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from scoring.services import StackInput, record_busts, record_quit
 from scoring.templatetags.payout_tags import PUBLIC_PLACES
+from tables.models import Seat, Table
 from tests.factories import make_entries, make_event, make_structure
 from tests.scoring.payout_helpers import money_event
 from tournaments import live, live_board
 from tournaments.entry_base import publish_standings
 from tournaments.live_clock import BusMessage, Cursor
-from tournaments.models import LiveMessage
+from tournaments.models import Denomination, EventKind, LiveMessage
 from tournaments.services import ClockAction, act_on_clock
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -29,6 +31,14 @@ pytestmark = pytest.mark.django_db
 def published_boards(event) -> list[dict]:
     rows = LiveMessage.objects.filter(channel=live.channel_for(event.pk)).order_by("id")
     return [m["board"] for m in (json.loads(r.payload) for r in rows) if "board" in m]
+
+
+def board_reads(settings, event, languages) -> tuple[int, dict]:
+    """The queries of one board of the event in ``languages``, and its views."""
+    settings.LANGUAGES = languages
+    with CaptureQueriesContext(connection) as read:
+        board = json.loads(live_board.board_payload(event.pk))["board"]
+    return len(read.captured_queries), board["views"]
 
 
 def test_a_bust_out_publishes_the_board_that_a_get_answers_byte_for_byte(
@@ -226,3 +236,31 @@ def test_a_money_events_board_shares_its_reading_and_words_each_language_its_own
     for language in ("en", "de"):
         answer = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert answer == views[language]["standings"]
+
+
+def test_the_boards_languages_read_the_event_once_between_them(settings):
+    """Issue 17: every reading of a board is shared by its languages (the standings, the
+    payouts, the purchase windows, a satellite's rule (R5.5), the chip-up due (R5.11)): a board
+    in two languages asks the database what a board in one asks, words and all."""
+    structure = make_structure(name="Chip-up satellite")
+    first = structure.levels.get(position=1)
+    first.chip_up = Denomination.objects.get(chip_set=structure.chip_set, value=25)
+    first.save()
+    event = make_event(structure=structure)
+    event.kind = EventKind.SATELLITE
+    event.clock_level_index, event.clock_level_started_at = 1, timezone.now()
+    event.status = "running"
+    event.save()
+    table = Table.objects.create(event=event, number=1, seats=10, button_seat=1)
+    for number, entry in enumerate(make_entries(event=event, count=3, status="playing"), 1):
+        Seat.objects.create(table=table, number=number, entry=entry)
+
+    one, _views = board_reads(settings, event, [("en", "English")])
+    two, views = board_reads(settings, event, [("en", "English"), ("de", "Deutsch")])
+    assert two == one
+    assert "qualify for the super final" in views["en"]["standings"]
+    assert "Super-Finale" in views["de"]["standings"]
+    assert "Chip-up of the 25s is due: 1 table still to race." in views["en"]["chip_up"]
+    assert (
+        "Chip-up der 25er ist fällig: Noch 1 Tisch muss das Race spielen." in views["de"]["chip_up"]
+    )
