@@ -201,7 +201,7 @@ def playing(args: argparse.Namespace) -> list[int]:
     return [row[0] for row in rows]
 
 
-async def until_all(phones: list[Phone], has: Any) -> list[float | None]:
+async def until_all(phones: list[Any], has: Any) -> list[float | None]:
     deadline = time.monotonic() + HAS_WAIT
     while True:
         found = [has(phone) for phone in phones]

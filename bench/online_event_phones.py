@@ -1,0 +1,374 @@
+"""500 phones on an online event's page while players register: the page on the event's stream,
+against the page before it, which polled its parts every 3 s.
+
+Starts the production processes as bench/clock_phones.py does (a private Redis, a fresh
+PostgreSQL database, gunicorn, uvicorn, a Celery worker and beat) and seeds an online event
+waiting for its players (``--registered`` in already, ``--start-players`` to start). Then, for each
+page design in turn, on a fresh run of the servers:
+
+- ``stream`` (shipped, templates/scoring/online_event.html with static/js/clock.js): the page
+  opens the event's stream (``?mine=1``) and shows the field and the standings the stream's
+  board brings; it polls the board's parts only as the fallback, every 120 s while its stream
+  is up;
+- ``poll`` (the page before, the peer): the page polled its live part and its standings every
+  3 s each, whatever changed. The peer polls today's field (the public half of that live part:
+  the start rule and the players registered) and the standings every 3 s, with the ETags the
+  server gives, as a browser's cache does. The page before also drew the viewer's own part in
+  each of those polls, which the peer leaves out: it costs the server less than that page did.
+
+The phones are spectators, not logged in (half of them in German), and arrive 100 a second.
+Then ``--registrations`` players, each logged in with his own session, press Register one after
+another; for each the report says when every phone showed the new count of players registered
+(from the POST sent). Also: the phones' requests, their statuses and times, and the CPU seconds
+gunicorn and uvicorn spent over the registrations and over ``--steady-seconds`` of quiet before.
+
+    .venv/bin/python bench/online_event_phones.py                    # both designs, 500 phones
+    .venv/bin/python bench/online_event_phones.py --phones 50 --registrations 2  # a look
+    .venv/bin/python bench/online_event_phones.py --write-results    # also update RESULTS.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import secrets
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.board_phones import Stats, pids, report, until_all  # noqa: E402
+from bench.clock_load import spawn_kept  # noqa: E402
+from bench.clock_phones import BIN, servers  # noqa: E402
+from bench.raw_http import Stream, frame_fields, request  # noqa: E402
+from bench.results import replace_section  # noqa: E402
+from bench.server_cpu import total_cpu  # noqa: E402
+
+SECTION = "## An online event's page on 500 phones (bench/online_event_phones.py)"
+ARRIVALS = 25  # phones that open the page together (100 a second)
+REGISTERED = re.compile(rb'data-registered="(\d+)"')
+POLLS = {"stream": (120.0, 20.0), "poll": (3.0, 3.0)}  # (stream up, stream down), seconds
+PASSWORD = "bench-registers-" + secrets.token_hex(4)
+
+SEED = """
+from django.contrib.auth import get_user_model
+from scoring import online_events
+from tournaments.models import Event
+
+User = get_user_model()
+demo = Event.objects.get(code="demo")
+event = Event.objects.create(
+    name="Online bench", kind="sit_and_go", structure=demo.structure,
+    starting_stack=demo.structure.starting_stack, scheduled_start=demo.scheduled_start,
+    online=True, table_size=6, start_players={start_players},
+)
+for number in range({registered}):
+    user = User.objects.create(username=f"waiting{{number:04d}}")
+    online_events.register(event_id=event.pk, user=user)
+for number in range({registrations}):
+    User.objects.create_user(f"registers{{number:02d}}", password="{password}")
+print(event.pk, event.code)
+"""
+
+
+class Phone:
+    """One phone on the online event's page, not logged in: its stream, its field, its polls."""
+
+    def __init__(self, number: int, args: argparse.Namespace, stats: Stats) -> None:
+        self.args = args
+        self.stats = stats
+        self.language = "de" if number % 2 else "en"
+        self.registered: int | None = None
+        self.shown: list[tuple[float, int]] = []  # (when, players registered)
+        self.etags: dict[str, str] = {}
+        self.stream_open = False
+        self.last_poll = time.monotonic()
+        self.connected = asyncio.Event()
+        self.background: set[asyncio.Task[None]] = set()
+
+    def show(self, html: bytes) -> None:
+        found = REGISTERED.search(html)
+        if found and int(found[1]) != self.registered:
+            self.registered = int(found[1])
+            self.shown.append((time.time(), self.registered))
+
+    async def stream(self) -> None:
+        """The page's stream (the poll design had none: it only marks itself connected)."""
+        if self.args.design == "poll":
+            self.connected.set()
+            return
+        headers = {"Accept-Language": self.language}
+        try:
+            stream = await Stream.open(self.args.events_port, self.args.stream_path, headers)
+        except OSError:
+            self.stats.error("stream:connect")
+            return
+        try:
+            self.stream_open = stream.status_code == 200
+            self.connected.set()
+            async for frame in stream.frames():
+                event, data = frame_fields(frame)
+                if event == b"standings":
+                    self.show(json.loads(data)["field"].encode())
+        except (OSError, asyncio.IncompleteReadError):
+            self.stats.error("stream:broken")
+        finally:
+            self.stream_open = False
+            stream.close()
+
+    async def fetch(self) -> None:
+        """The field and the standings, as htmx's triggers fetch them (conditional: the
+        browser's cache)."""
+        self.last_poll = time.monotonic()
+        for path in (self.args.field_path, self.args.standings_path):
+            headers = {"HX-Request": "true", "Accept-Language": self.language}
+            if path in self.etags:
+                headers["If-None-Match"] = self.etags[path]
+            started = time.perf_counter()
+            try:
+                answer = await request(self.args.web_port, "GET", path, headers, timeout=120)
+            except (OSError, ValueError):
+                self.stats.error("board:connection")
+                continue
+            self.stats.board.append(time.perf_counter() - started)
+            status = answer.status_code
+            self.stats.statuses[status] = self.stats.statuses.get(status, 0) + 1
+            if status == 200:
+                self.etags[path] = answer.headers.get("etag", "")
+                if path == self.args.field_path:
+                    self.show(answer.content)
+            elif status != 304:
+                self.stats.error(f"board:{status}")
+
+    async def poll(self) -> None:
+        up, down = POLLS[self.args.design]
+        await asyncio.sleep(random.uniform(0, up if self.args.design == "poll" else 20))
+        while True:
+            every = up if self.stream_open or self.args.design == "poll" else down
+            if time.monotonic() - self.last_poll >= every:
+                spawn_kept(self.background, self.fetch())
+            await asyncio.sleep(0.25)
+
+
+class Registrant:
+    """A player in his own browser session: logs in, then presses Register on the event page."""
+
+    def __init__(self, args: argparse.Namespace, number: int) -> None:
+        self.args = args
+        self.username = f"registers{number:02d}"
+        self.client = httpx.AsyncClient(
+            base_url=f"http://127.0.0.1:{args.web_port}", timeout=120, follow_redirects=False
+        )
+
+    async def log_in(self) -> None:
+        form = await self.client.get("/accounts/login/")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text)
+        assert token, "no CSRF token on the log-in form"
+        data = {"username": self.username, "password": PASSWORD, "csrfmiddlewaretoken": token[1]}
+        response = await self.client.post("/accounts/login/", data=data)
+        assert response.status_code == 302, f"log-in failed: {response.status_code}"
+
+    async def register(self) -> float:
+        """The page's Register form, as the browser posts it; when the POST was sent."""
+        page = await self.client.get(self.args.page_path)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        assert token, f"the event page has no form ({page.status_code})"
+        sent = time.time()
+        response = await self.client.post(
+            f"{self.args.page_path}register/", data={"csrfmiddlewaretoken": token[1]}
+        )
+        assert response.status_code == 303, f"register: {response.status_code} {response.text}"
+        return sent
+
+
+def shown_registered(count: int, since: float) -> Any:
+    return lambda phone: next((t for t, n in phone.shown if n == count and t >= since), None)
+
+
+async def load(args: argparse.Namespace) -> dict[str, Any]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
+    stats = Stats()
+    registrants = [Registrant(args, number) for number in range(args.registrations)]
+    for registrant in registrants:
+        await registrant.log_in()
+    phones = [Phone(number, args, stats) for number in range(args.phones)]
+    tasks = []
+    for batch in range(0, len(phones), ARRIVALS):
+        for phone in phones[batch : batch + ARRIVALS]:
+            await phone.fetch()  # the page as it loads, its parts in it
+            tasks.append(asyncio.create_task(phone.stream()))
+        await asyncio.sleep(ARRIVALS / 100)
+    async with asyncio.timeout(60):
+        await asyncio.gather(*(phone.connected.wait() for phone in phones))
+    tasks += [asyncio.create_task(phone.poll()) for phone in phones]
+    servers_pids = {
+        "gunicorn": pids("gunicorn", f"127.0.0.1:{args.web_port}"),
+        "uvicorn": pids("uvicorn", f"--port {args.events_port}"),
+    }
+
+    def cpu_since(before: dict[str, float]) -> dict[str, float]:
+        return {name: round(total_cpu(servers_pids[name]) - before[name], 2) for name in before}
+
+    await asyncio.sleep(5.0)  # the first polls are spread
+    stats.board.clear()
+    stats.statuses.clear()
+    cpu_before = {name: total_cpu(found) for name, found in servers_pids.items()}
+    await asyncio.sleep(args.steady_seconds)
+    steady = {**stats.requests(), "seconds": args.steady_seconds, "cpu": cpu_since(cpu_before)}
+    stats.board.clear()
+    stats.statuses.clear()
+
+    cpu_before = {name: total_cpu(found) for name, found in servers_pids.items()}
+    started = time.monotonic()
+    registrations = []
+    for number, registrant in enumerate(registrants, 1):
+        sent = await registrant.register()
+        has = shown_registered(args.registered + number, sent)
+        registrations.append(report(await until_all(phones, has), sent))
+        await asyncio.sleep(2.0)
+    during = {**stats.requests(), "seconds": round(time.monotonic() - started, 1)}
+    cpu = cpu_since(cpu_before)
+    streams_open = sum(phone.stream_open for phone in phones)
+
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for registrant in registrants:
+        await registrant.client.aclose()
+    return {
+        "design": args.design,
+        "phones": args.phones,
+        "streams_open": streams_open,
+        "steady": steady,
+        "registrations": registrations,
+        "requests_during_registrations": during,
+        "cpu_seconds_during_registrations": cpu,
+        "errors": stats.errors,
+    }
+
+
+def seed(args: argparse.Namespace, database_url: str) -> tuple[int, str]:
+    """The online event seeded, and the players to register; its id and its code."""
+    env = dict(os.environ, DATABASE_URL=database_url, DJANGO_SETTINGS_MODULE="config.settings")
+    env.pop("REDIS_URL", None)  # nobody listens yet: the database bus, the local cache
+    code = SEED.format(
+        registered=args.registered, registrations=args.registrations,
+        start_players=args.start_players, password=PASSWORD,
+    )  # fmt: skip
+    command = [str(BIN / "python"), "manage.py", "shell", "-c", code]
+    done = subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    pk, code = done.stdout.strip().splitlines()[-1].split()
+    return int(pk), code
+
+
+def render(reports: list[dict[str, Any]], args: argparse.Namespace, command: str) -> str:
+    by = {r["design"]: r for r in reports}
+    lines = [
+        SECTION,
+        "",
+        f"Command (from the repository root): `{command}`",
+        "",
+        f"Date: {date.today().isoformat()}. The processes of bench/clock_phones.py on a fresh "
+        f"database; an online sit&go waiting for {args.start_players} players with "
+        f"{args.registered} registered. {args.phones} phones (spectators, half in German) open "
+        "its page 100 a second. `stream` is the shipped page: the event's stream brings its "
+        "field and standings, and it polls them every 120 s while the stream is up. `poll` is "
+        "the page before, the peer: it polled its parts every 3 s, whatever changed (here the "
+        "field and the standings, with ETags; the page before also drew the viewer's own part "
+        f"in each poll, which the peer leaves out). {args.registrations} players, each logged "
+        "in, press Register one after another. Every design on its own fresh servers, in turn.",
+        "",
+        "Until every phone shows the players registered (ms from the POST sent):",
+        "",
+        "| registration | " + " | ".join(f"{d}: p50 / p95 / max, missing" for d in by) + " |",
+        "|---|" + "---:|" * len(by),
+    ]
+
+    def cell(figures: dict[str, Any]) -> str:
+        return (
+            f"{figures.get('p50', '-')} / {figures.get('p95', '-')} / {figures.get('max', '-')}, "
+            f"{figures['missing']}"
+        )
+
+    for number in range(args.registrations):
+        row = " | ".join(cell(r["registrations"][number]) for r in by.values())
+        lines.append(f"| {number + 1} | {row} |")
+    lines += ["", "| figure | " + " | ".join(by) + " |", "|---|" + "---:|" * len(by)]
+    quiet = f"{args.steady_seconds:.0f} s of quiet"
+    rows: dict[str, Callable[[dict[str, Any]], object]] = {
+        "streams open": lambda r: r["streams_open"],
+        f"{quiet}: requests": lambda r: r["steady"]["requests"],
+        f"{quiet}: their p95 ms": lambda r: r["steady"].get("p95", "-"),
+        f"{quiet}: gunicorn CPU s": lambda r: r["steady"]["cpu"]["gunicorn"],
+        f"{quiet}: uvicorn CPU s": lambda r: r["steady"]["cpu"]["uvicorn"],
+        "the registrations: requests": lambda r: r["requests_during_registrations"]["requests"],
+        "their statuses": lambda r: r["requests_during_registrations"]["statuses"],
+        "their p95 ms": lambda r: r["requests_during_registrations"].get("p95", "-"),
+        "the registrations: gunicorn CPU s": lambda r: r["cpu_seconds_during_registrations"][
+            "gunicorn"
+        ],
+        "the registrations: uvicorn CPU s": lambda r: r["cpu_seconds_during_registrations"][
+            "uvicorn"
+        ],
+        "errors": lambda r: r["errors"] or 0,
+    }
+    for name, value in rows.items():
+        lines.append(f"| {name} | " + " | ".join(str(value(r)) for r in by.values()) + " |")
+    if {"stream", "poll"} <= set(by):
+        stream, poll = by["stream"], by["poll"]
+        ratio = poll["steady"]["cpu"]["gunicorn"] / max(stream["steady"]["cpu"]["gunicorn"], 0.01)
+        lines += ["", f"gunicorn's CPU in the quiet, poll / stream: {ratio:.1f}x."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--phones", type=int, default=500)
+    parser.add_argument("--registered", type=int, default=200, help="in before the phones")
+    parser.add_argument("--start-players", type=int, default=1_000)
+    parser.add_argument("--registrations", type=int, default=5)
+    parser.add_argument("--steady-seconds", type=float, default=30.0)
+    parser.add_argument("--designs", nargs="+", choices=list(POLLS), default=["stream", "poll"])
+    parser.add_argument("--web-workers", type=int, default=3)
+    parser.add_argument("--database", default="floorman_online_event_bench")
+    parser.add_argument("--write-results", action="store_true")
+    args = parser.parse_args()
+    command = ".venv/bin/python " + " ".join(["bench/online_event_phones.py", *sys.argv[1:]])
+    reports = []
+    for design in args.designs:
+        logs = ROOT / "bench" / "out" / f"online-event-{time.strftime('%Y%m%d-%H%M%S')}-{design}"
+        logs.mkdir(parents=True)
+        with servers(args, logs, conn_max_age=60) as ports:
+            online, event_code = seed(args, ports["database_url"])
+            run = argparse.Namespace(**vars(args), **ports, design=design)
+            run.page_path = f"/play/e/{online}/"
+            run.field_path = f"/play/e/{online}/field/"
+            run.standings_path = f"/e/{event_code}/standings/"
+            run.stream_path = f"/e/{event_code}/events/?mine=1"
+            reports.append(asyncio.run(load(run)))
+        print(json.dumps(reports[-1]), file=sys.stderr)
+    section = render(reports, args, command.replace(" --write-results", ""))
+    print(section)
+    if args.write_results:
+        replace_section(section)
+
+
+if __name__ == "__main__":
+    main()
