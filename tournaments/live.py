@@ -14,6 +14,8 @@ import asyncio
 import contextlib
 import contextvars
 import functools
+import heapq
+import itertools
 import json
 import logging
 import os
@@ -67,9 +69,9 @@ def user_channel(user_id: int) -> str:
 
 
 class Retries:
-    """Publishing that failed, tried again from a thread of this process after each pause of
-    settings.LIVE_PUBLISH_RETRY_SECONDS, with what then stands, until it goes out or the pauses
-    run out (then it is logged, and the pages' polls find the change).
+    """Publishing that failed, tried again after each pause of settings.LIVE_PUBLISH_RETRY_SECONDS
+    with what then stands, until it goes out or the pauses run out (then it is logged, and the
+    pages' polls find the change).
 
     The change is committed and the pages would find it by their polls, but while their streams
     are up those come every 120 s (the board), 20 s (the clock) or 15 s (a table): when only this
@@ -80,13 +82,20 @@ class Retries:
     stands and says whether it went out; one retry a key serves every change of it that failed
     meanwhile. ``pending`` holds the keys with a retry on its way, each with the number of its
     failures: one that fails while a retry is on its way counts there, and the retry goes once
-    more if it read the state before that change."""
+    more if it read the state before that change. The retries run one after another in one
+    thread of the process, which ends when none is due: a Redis outage with a hundred tables in
+    play takes one database connection of the process, not a hundred."""
+
+    IDLE_SECONDS = 5.0  # the thread waits this long for another retry before it ends
 
     def __init__(self, again: Callable[[Any], bool], name: Callable[[Any], str]) -> None:
         self._again = again
         self._name = name
         self.pending: dict[Any, int] = {}
-        self._lock = threading.Lock()
+        self._due: list[tuple[float, int, Any, int]] = []  # (when, order, key, attempt), a heap
+        self._order = itertools.count()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
 
     def failed(self, key: Any) -> None:
         """The publishing of ``key``'s change failed: try again after the first pause."""
@@ -94,7 +103,7 @@ class Retries:
 
     def _later(self, key: Any, *, attempt: int) -> None:
         pauses = settings.LIVE_PUBLISH_RETRY_SECONDS
-        with self._lock:
+        with self._changed:
             if attempt == 0 and key in self.pending:
                 self.pending[key] += 1  # a retry is on its way: it goes once more if it read before
                 return
@@ -104,25 +113,51 @@ class Retries:
                     logger.error("gave up publishing %s: pages poll it", self._name(key))
                 return
             self.pending.setdefault(key, 1)
-        timer = threading.Timer(pauses[attempt], self._retry, args=(key, attempt))
-        timer.daemon = True
-        timer.start()
+            when = time.monotonic() + pauses[attempt]
+            heapq.heappush(self._due, (when, next(self._order), key, attempt))
+            if self._thread is None or not self._thread.is_alive():  # none yet, or a fork's copy
+                self._thread = threading.Thread(target=self._run, name="live-retries", daemon=True)
+                self._thread.start()
+            self._changed.notify()
+
+    def _run(self) -> None:
+        while (due := self._next()) is not None:
+            try:
+                self._retry(*due)
+            finally:
+                connection.close()  # this thread's own, one at a time: none held between pauses
+
+    def _next(self) -> tuple[Any, int] | None:
+        """The next retry once it is due; None when none came for IDLE_SECONDS (the thread
+        ends, and the next failure starts another)."""
+        with self._changed:
+            while True:
+                if not self._due:
+                    self._changed.wait(self.IDLE_SECONDS)
+                    if not self._due:
+                        self._thread = None
+                        return None
+                    continue
+                when, _order, key, attempt = self._due[0]
+                if (wait := when - time.monotonic()) > 0:
+                    self._changed.wait(wait)
+                    continue
+                heapq.heappop(self._due)
+                return key, attempt
 
     def _retry(self, key: Any, attempt: int) -> None:
-        with self._lock:
+        with self._changed:
             failures = self.pending.get(key, 0)
         try:
             published = self._again(key)
         except Exception:
             logger.exception("could not publish %s", self._name(key))
             published = False
-        finally:
-            connection.close()  # this thread's own: it ends here
         if not published:
             self._later(key, attempt=attempt + 1)
             return
         logger.warning("published %s on try %s", self._name(key), attempt + 2)
-        with self._lock:
+        with self._changed:
             if self.pending.get(key, 0) == failures:
                 self.pending.pop(key, None)
                 return

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import threading
 import time
 from datetime import timedelta
 
@@ -344,6 +345,25 @@ def test_a_change_that_cannot_be_published_is_given_up_after_the_last_pause(
     wait_until(lambda: not live.event_retries.pending, timeout=30, what="the retries given up")
     assert len(tries) == 2 + 2  # the two changes, then one retry after each pause
     assert "gave up publishing standings" in caplog.text
+
+
+def test_the_retries_of_many_changes_go_out_one_after_another_in_one_thread(settings):
+    """A Redis outage with many tables in play: every table's change goes out again, from one
+    thread of the process (one database connection), not from a thread each."""
+    settings.LIVE_PUBLISH_RETRY_SECONDS = (0.05, 0.05)
+    threads, published = set(), []
+
+    def again(key):
+        threads.add(threading.get_ident())
+        published.append(key)
+        return True
+
+    retries = live.Retries(again, name=str)
+    for key in range(50):
+        retries.failed(key)
+    wait_until(lambda: not retries.pending, timeout=30, what="every retry out")
+    assert sorted(published) == list(range(50))
+    assert len(threads) == 1 and threading.get_ident() not in threads
 
 
 @pytest.mark.django_db
