@@ -53,4 +53,4 @@ def test_the_report_sets_the_designs_side_by_side_with_the_cpu_ratio():
     text = render([report("stream", 30.0, 0.5), report("poll", 3000.0, 42.5)], args, "cmd")
     assert "| 2 | 15.0 / 30.0 / 31.0, 0 | 1500.0 / 3000.0 / 3001.0, 0 |" in text
     assert "| 30 s of quiet: requests | 0 | 10 |" in text
-    assert "gunicorn's CPU in the quiet, poll / stream: 85.0x." in text
+    assert "(gunicorn and uvicorn), poll / stream: 71.0x." in text
