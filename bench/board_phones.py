@@ -101,12 +101,15 @@ class Stats:
 class Phone:
     """One phone on the public clock page: its stream, its board, its polls."""
 
+    PATTERN = LEFT  # what the phone reads off a part: the players left
+    POLLS = POLLS
+
     def __init__(self, number: int, args: argparse.Namespace, stats: Stats) -> None:
         self.args = args
         self.stats = stats
         self.language = "de" if number % 2 else "en"
-        self.left: int | None = None
-        self.shown: list[tuple[float, int]] = []  # (when, players left)
+        self.figure: int | None = None
+        self.shown: list[tuple[float, int]] = []  # (when, the figure: players left)
         self.paused_at: float | None = None
         self.etags: dict[str, str] = {}
         self.stream_open = False
@@ -118,10 +121,10 @@ class Phone:
         spawn_kept(self.background, work)
 
     def show(self, html: bytes) -> None:
-        found = LEFT.search(html)
-        if found and int(found[1]) != self.left:
-            self.left = int(found[1])
-            self.shown.append((time.time(), self.left))
+        found = self.PATTERN.search(html)
+        if found and int(found[1]) != self.figure:
+            self.figure = int(found[1])
+            self.shown.append((time.time(), self.figure))
 
     async def stream(self) -> None:
         headers = {"Accept-Language": self.language}
@@ -134,49 +137,63 @@ class Phone:
             self.stream_open = self.connected.is_set() or stream.status_code == 200
             self.connected.set()
             async for frame in stream.frames():
-                event, data = frame_fields(frame)
-                if event == b"standings" and self.args.design == "carried":
-                    self.show(json.loads(data)["standings"].encode())
-                elif event in (b"standings", b"changed"):  # the design before: fm:changed
-                    self.spawn(self.fetch_board())
-                elif event == b"clock" and PAUSED in data and self.paused_at is None:
-                    self.paused_at = time.time()
+                self.on_frame(*frame_fields(frame))
         except (OSError, asyncio.IncompleteReadError):
             self.stats.error("stream:broken")
         finally:
             self.stream_open = False
             stream.close()
 
+    def on_frame(self, event: bytes, data: bytes) -> None:
+        if event == b"standings" and self.args.design == "carried":
+            self.show(json.loads(data)["standings"].encode())
+        elif event in (b"standings", b"changed"):  # the design before: fm:changed
+            self.spawn(self.fetch_board())
+        elif event == b"clock" and PAUSED in data and self.paused_at is None:
+            self.paused_at = time.time()
+
     async def fetch_board(self) -> None:
         """Both parts, as htmx's triggers fetch them (conditional: the browser's cache)."""
         self.last_poll = time.monotonic()
         for path in (self.args.standings_path, self.args.chip_up_path):
-            headers = {"HX-Request": "true", "Accept-Language": self.language}
-            if path in self.etags:
-                headers["If-None-Match"] = self.etags[path]
-            started = time.perf_counter()
-            try:
-                answer = await request(self.args.web_port, "GET", path, headers, timeout=120)
-            except (OSError, ValueError):
-                self.stats.error("board:connection")
-                continue
-            self.stats.board.append(time.perf_counter() - started)
-            self.stats.statuses[answer.status_code] = (
-                self.stats.statuses.get(answer.status_code, 0) + 1
-            )
-            if answer.status_code == 200:
-                self.etags[path] = answer.headers.get("etag", "")
-                if path == self.args.standings_path:
-                    self.show(answer.content)
+            body = await fetch_part(self.args.web_port, path, self.language, self.etags, self.stats)
+            if body is not None and path == self.args.standings_path:
+                self.show(body)
 
     async def poll(self) -> None:
-        up, down = POLLS[self.args.design]
-        await asyncio.sleep(random.uniform(0, 20))  # the pages were opened over time
+        """The page's polls: every ``up`` seconds while its stream is open, ``down`` else."""
+        up, down = self.POLLS[self.args.design]
+        await asyncio.sleep(random.uniform(0, min(up, 20.0)))  # the pages were opened over time
         while True:
             every = up if self.stream_open else down
             if time.monotonic() - self.last_poll >= every:
                 self.spawn(self.fetch_board())
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(min(1.0, down / 4))
+
+
+async def fetch_part(
+    port: int, path: str, language: str, etags: dict[str, str], stats: Stats
+) -> bytes | None:
+    """One part of a page as htmx fetches it, conditional on the ETag it last had (the
+    browser's cache), counted in ``stats``: its body when it changed, else None."""
+    headers = {"HX-Request": "true", "Accept-Language": language}
+    if path in etags:
+        headers["If-None-Match"] = etags[path]
+    started = time.perf_counter()
+    try:
+        answer = await request(port, "GET", path, headers, timeout=120)
+    except (OSError, ValueError):
+        stats.error("board:connection")
+        return None
+    stats.board.append(time.perf_counter() - started)
+    status = answer.status_code
+    stats.statuses[status] = stats.statuses.get(status, 0) + 1
+    if status == 200:
+        etags[path] = answer.headers.get("etag", "")
+        return answer.content
+    if status != 304:
+        stats.error(f"board:{status}")
+    return None
 
 
 async def bust(floor: Floor, args: argparse.Namespace, entry_id: int) -> float:
@@ -333,6 +350,16 @@ def seed(args: argparse.Namespace, database_url: str) -> None:
     subprocess.run(command, cwd=ROOT, env=env, check=True)
 
 
+def cell(figures: dict[str, Any]) -> str:
+    """A change's cell of a report: until every phone showed it, and the phones that did not."""
+    if figures.get("failed"):
+        return f"the POST failed, {figures['missing']}"
+    return (
+        f"{figures.get('p50', '-')} / {figures.get('p95', '-')} / {figures.get('max', '-')}, "
+        f"{figures['missing']}"
+    )
+
+
 def render(reports: list[dict[str, Any]], args: argparse.Namespace, command: str) -> str:
     by = {r["design"]: r for r in reports}
     lines = [
@@ -356,12 +383,6 @@ def render(reports: list[dict[str, Any]], args: argparse.Namespace, command: str
         "| change | " + " | ".join(f"{d}: p50 / p95 / max, missing" for d in by) + " |",
         "|---|" + "---:|" * len(by),
     ]
-
-    def cell(figures: dict[str, Any]) -> str:
-        return (
-            f"{figures.get('p50', '-')} / {figures.get('p95', '-')} / {figures.get('max', '-')}, "
-            f"{figures['missing']}"
-        )
 
     def line(name: str, pick: Any) -> str:
         return f"| {name} | " + " | ".join(cell(pick(r)) for r in by.values()) + " |"
@@ -398,38 +419,59 @@ def render(reports: list[dict[str, Any]], args: argparse.Namespace, command: str
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
+def arguments(description: str, designs: list[str], database: str) -> argparse.ArgumentParser:
+    """The options of a phones benchmark: its own come after these."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+        description=description, formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument("--phones", type=int, default=500)
-    parser.add_argument("--entries", type=int, default=300)
-    parser.add_argument("--out", type=int, default=150, help="players out before the phones")
-    parser.add_argument("--busts", type=int, default=5)
     parser.add_argument("--steady-seconds", type=float, default=30.0)
-    parser.add_argument("--designs", nargs="+", choices=list(POLLS), default=["carried", "fetch"])
+    parser.add_argument("--designs", nargs="+", choices=designs, default=designs)
     parser.add_argument("--web-workers", type=int, default=3)
-    parser.add_argument("--database", default="floorman_board_bench")
+    parser.add_argument("--database", default=database)
     parser.add_argument("--write-results", action="store_true")
-    args = parser.parse_args()
-    command = ".venv/bin/python " + " ".join(["bench/board_phones.py", *sys.argv[1:]])
+    return parser
+
+
+def run_designs(
+    args: argparse.Namespace,
+    script: str,
+    run: Callable[[dict[str, Any], str], dict[str, Any]],
+    render: Callable[[list[dict[str, Any]], argparse.Namespace, str], str],
+) -> None:
+    """Each design on its own fresh servers in turn (``run(ports, design)`` its report), then
+    the RESULTS.md section, printed and, with --write-results, written."""
+    command = ".venv/bin/python " + " ".join([f"bench/{script}.py", *sys.argv[1:]])
     reports = []
     for design in args.designs:
-        logs = ROOT / "bench" / "out" / f"board-{time.strftime('%Y%m%d-%H%M%S')}-{design}"
+        logs = ROOT / "bench" / "out" / f"{script}-{time.strftime('%Y%m%d-%H%M%S')}-{design}"
         logs.mkdir(parents=True)
         with servers(args, logs, conn_max_age=60) as ports:
-            seed(args, ports["database_url"])
-            run = argparse.Namespace(**vars(args), **ports, design=design, code="demo")
-            run.stream_path = "/e/demo/events/"
-            run.standings_path = "/e/demo/standings/"
-            run.chip_up_path = "/e/demo/chip-up/"
-            run.fragment = "/e/demo/clock/"
-            reports.append(asyncio.run(load(run)))
+            reports.append(run(ports, design))
         print(json.dumps(reports[-1]), file=sys.stderr)
     section = render(reports, args, command.replace(" --write-results", ""))
     print(section)
     if args.write_results:
         replace_section(section)
+
+
+def main() -> None:
+    parser = arguments(__doc__ or "", list(POLLS), "floorman_board_bench")
+    parser.add_argument("--entries", type=int, default=300)
+    parser.add_argument("--out", type=int, default=150, help="players out before the phones")
+    parser.add_argument("--busts", type=int, default=5)
+    args = parser.parse_args()
+
+    def run(ports: dict[str, Any], design: str) -> dict[str, Any]:
+        seed(args, ports["database_url"])
+        run = argparse.Namespace(**vars(args), **ports, design=design, code="demo")
+        run.stream_path = "/e/demo/events/"
+        run.standings_path = "/e/demo/standings/"
+        run.chip_up_path = "/e/demo/chip-up/"
+        run.fragment = "/e/demo/clock/"
+        return asyncio.run(load(run))
+
+    run_designs(args, "board_phones", run, render)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ from bench.raw_http import HOST, Stream, request  # noqa: E402
 ARRIVALS = 25  # phones that open the page together
 HAS_WAIT = 30.0  # seconds every phone gets to show a change before it counts as missing
 SLEEP_SECONDS = 2.0  # how long a sleeping phone's stream is away
+DEMO_FLOOR_PASSWORD = "floorman-floor"  # noqa: S105 - the demo's own (floorman_setup prints it)
 # The natural change: the floor cuts the level to this many seconds (more than its press takes
 # on a loaded machine, else the floor's own press ends the level and there is no natural one).
 NATURAL_LEAD = 8
@@ -346,19 +347,14 @@ class Floor:
             base_url=f"http://{HOST}:{args.web_port}", timeout=120, follow_redirects=False
         )
 
-    async def log_in(self) -> None:
+    async def log_in(self, username: str = "floor", password: str = DEMO_FLOOR_PASSWORD) -> None:
+        """Log in through the form, as a browser does (the demo's floor user by default)."""
         form = await self.client.get("/accounts/login/")
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text)
         assert token, "no CSRF token on the log-in form"
-        response = await self.client.post(
-            "/accounts/login/",
-            data={
-                "username": "floor",
-                "password": "floorman-floor",
-                "csrfmiddlewaretoken": token[1],
-            },
-        )
-        assert response.status_code == 302, f"floor log-in failed: {response.status_code}"
+        data = {"username": username, "password": password, "csrfmiddlewaretoken": token[1]}
+        response = await self.client.post("/accounts/login/", data=data)
+        assert response.status_code == 302, f"{username}'s log-in failed: {response.status_code}"
 
     async def press(self, action: str, **extra: int) -> tuple[float, float]:
         """Post one clock action as the dashboard's form does; (sent, answered) wall times."""

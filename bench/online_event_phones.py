@@ -34,7 +34,6 @@ import asyncio
 import contextlib
 import json
 import os
-import random
 import re
 import resource
 import secrets
@@ -52,11 +51,19 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.board_phones import Stats, pids, report, until_all  # noqa: E402
-from bench.clock_load import spawn_kept  # noqa: E402
-from bench.clock_phones import BIN, servers  # noqa: E402
-from bench.raw_http import Stream, frame_fields, request  # noqa: E402
-from bench.results import replace_section  # noqa: E402
+from bench import board_phones  # noqa: E402
+from bench.board_phones import (  # noqa: E402
+    Stats,
+    arguments,
+    cell,
+    fetch_part,
+    pids,
+    report,
+    run_designs,
+    until_all,
+)
+from bench.clock_load import Floor  # noqa: E402
+from bench.clock_phones import BIN  # noqa: E402
 from bench.server_cpu import total_cpu  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -88,102 +95,35 @@ print(event.pk, event.code)
 """
 
 
-class Phone:
+class Phone(board_phones.Phone):
     """One phone on the online event's page, not logged in: its stream, its field, its polls."""
 
-    def __init__(self, number: int, args: argparse.Namespace, stats: Stats) -> None:
-        self.args = args
-        self.stats = stats
-        self.language = "de" if number % 2 else "en"
-        self.registered: int | None = None
-        self.shown: list[tuple[float, int]] = []  # (when, players registered)
-        self.etags: dict[str, str] = {}
-        self.stream_open = False
-        self.last_poll = time.monotonic()
-        self.connected = asyncio.Event()
-        self.background: set[asyncio.Task[None]] = set()
-
-    def show(self, html: bytes) -> None:
-        found = REGISTERED.search(html)
-        if found and int(found[1]) != self.registered:
-            self.registered = int(found[1])
-            self.shown.append((time.time(), self.registered))
+    PATTERN = REGISTERED  # the players registered, off the field
+    POLLS = POLLS
 
     async def stream(self) -> None:
         """The page's stream (the poll design had none: it only marks itself connected)."""
         if self.args.design == "poll":
             self.connected.set()
             return
-        headers = {"Accept-Language": self.language}
-        try:
-            stream = await Stream.open(self.args.events_port, self.args.stream_path, headers)
-        except OSError:
-            self.stats.error("stream:connect")
-            return
-        try:
-            self.stream_open = stream.status_code == 200
-            self.connected.set()
-            async for frame in stream.frames():
-                event, data = frame_fields(frame)
-                if event == b"standings":
-                    self.show(json.loads(data)["field"].encode())
-        except (OSError, asyncio.IncompleteReadError):
-            self.stats.error("stream:broken")
-        finally:
-            self.stream_open = False
-            stream.close()
+        await super().stream()
 
-    async def fetch(self) -> None:
+    def on_frame(self, event: bytes, data: bytes) -> None:
+        if event == b"standings":
+            self.show(json.loads(data)["field"].encode())
+
+    async def fetch_board(self) -> None:
         """The field and the standings, as htmx's triggers fetch them (conditional: the
         browser's cache)."""
         self.last_poll = time.monotonic()
         for path in (self.args.field_path, self.args.standings_path):
-            headers = {"HX-Request": "true", "Accept-Language": self.language}
-            if path in self.etags:
-                headers["If-None-Match"] = self.etags[path]
-            started = time.perf_counter()
-            try:
-                answer = await request(self.args.web_port, "GET", path, headers, timeout=120)
-            except (OSError, ValueError):
-                self.stats.error("board:connection")
-                continue
-            self.stats.board.append(time.perf_counter() - started)
-            status = answer.status_code
-            self.stats.statuses[status] = self.stats.statuses.get(status, 0) + 1
-            if status == 200:
-                self.etags[path] = answer.headers.get("etag", "")
-                if path == self.args.field_path:
-                    self.show(answer.content)
-            elif status != 304:
-                self.stats.error(f"board:{status}")
-
-    async def poll(self) -> None:
-        up, down = POLLS[self.args.design]
-        await asyncio.sleep(random.uniform(0, up if self.args.design == "poll" else 20))
-        while True:
-            every = up if self.stream_open or self.args.design == "poll" else down
-            if time.monotonic() - self.last_poll >= every:
-                spawn_kept(self.background, self.fetch())
-            await asyncio.sleep(0.25)
+            body = await fetch_part(self.args.web_port, path, self.language, self.etags, self.stats)
+            if body is not None and path == self.args.field_path:
+                self.show(body)
 
 
-class Registrant:
+class Registrant(Floor):
     """A player in his own browser session: logs in, then presses Register on the event page."""
-
-    def __init__(self, args: argparse.Namespace, number: int) -> None:
-        self.args = args
-        self.username = f"registers{number:02d}"
-        self.client = httpx.AsyncClient(
-            base_url=f"http://127.0.0.1:{args.web_port}", timeout=120, follow_redirects=False
-        )
-
-    async def log_in(self) -> None:
-        form = await self.client.get("/accounts/login/")
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text)
-        assert token, "no CSRF token on the log-in form"
-        data = {"username": self.username, "password": PASSWORD, "csrfmiddlewaretoken": token[1]}
-        response = await self.client.post("/accounts/login/", data=data)
-        assert response.status_code == 302, f"log-in failed: {response.status_code}"
 
     async def register(self) -> float:
         """The page's Register form, as the browser posts it; when the POST was sent."""
@@ -219,14 +159,14 @@ async def load(args: argparse.Namespace) -> dict[str, Any]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
     stats = Stats()
-    registrants = [Registrant(args, number) for number in range(args.registrations)]
-    for registrant in registrants:
-        await registrant.log_in()
+    registrants = [Registrant(args) for _number in range(args.registrations)]
+    for number, registrant in enumerate(registrants):
+        await registrant.log_in(f"registers{number:02d}", PASSWORD)
     phones = [Phone(number, args, stats) for number in range(args.phones)]
     tasks = []
     for batch in range(0, len(phones), ARRIVALS):
         for phone in phones[batch : batch + ARRIVALS]:
-            await phone.fetch()  # the page as it loads, its parts in it
+            await phone.fetch_board()  # the page as it loads, its parts in it
             tasks.append(asyncio.create_task(phone.stream()))
         await asyncio.sleep(ARRIVALS / 100)
     async with asyncio.timeout(60):
@@ -328,14 +268,6 @@ def render(reports: list[dict[str, Any]], args: argparse.Namespace, command: str
         "|---|" + "---:|" * len(by),
     ]
 
-    def cell(figures: dict[str, Any]) -> str:
-        if figures.get("failed"):
-            return f"the Register POST failed, {figures['missing']}"
-        return (
-            f"{figures.get('p50', '-')} / {figures.get('p95', '-')} / {figures.get('max', '-')}, "
-            f"{figures['missing']}"
-        )
-
     for number in range(args.registrations):
         row = " | ".join(cell(r["registrations"][number]) for r in by.values())
         lines.append(f"| {number + 1} | {row} |")
@@ -369,37 +301,22 @@ def render(reports: list[dict[str, Any]], args: argparse.Namespace, command: str
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
-    )
-    parser.add_argument("--phones", type=int, default=500)
+    parser = arguments(__doc__ or "", list(POLLS), "floorman_online_event_bench")
     parser.add_argument("--registered", type=int, default=200, help="in before the phones")
     parser.add_argument("--start-players", type=int, default=1_000)
     parser.add_argument("--registrations", type=int, default=5)
-    parser.add_argument("--steady-seconds", type=float, default=30.0)
-    parser.add_argument("--designs", nargs="+", choices=list(POLLS), default=["stream", "poll"])
-    parser.add_argument("--web-workers", type=int, default=3)
-    parser.add_argument("--database", default="floorman_online_event_bench")
-    parser.add_argument("--write-results", action="store_true")
     args = parser.parse_args()
-    command = ".venv/bin/python " + " ".join(["bench/online_event_phones.py", *sys.argv[1:]])
-    reports = []
-    for design in args.designs:
-        logs = ROOT / "bench" / "out" / f"online-event-{time.strftime('%Y%m%d-%H%M%S')}-{design}"
-        logs.mkdir(parents=True)
-        with servers(args, logs, conn_max_age=60) as ports:
-            online, event_code = seed(args, ports["database_url"])
-            run = argparse.Namespace(**vars(args), **ports, design=design)
-            run.page_path = f"/play/e/{online}/"
-            run.field_path = f"/play/e/{online}/field/"
-            run.standings_path = f"/e/{event_code}/standings/"
-            run.stream_path = f"/e/{event_code}/events/?mine=1"
-            reports.append(asyncio.run(load(run)))
-        print(json.dumps(reports[-1]), file=sys.stderr)
-    section = render(reports, args, command.replace(" --write-results", ""))
-    print(section)
-    if args.write_results:
-        replace_section(section)
+
+    def run(ports: dict[str, Any], design: str) -> dict[str, Any]:
+        online, event_code = seed(args, ports["database_url"])
+        run = argparse.Namespace(**vars(args), **ports, design=design)
+        run.page_path = f"/play/e/{online}/"
+        run.field_path = f"/play/e/{online}/field/"
+        run.standings_path = f"/e/{event_code}/standings/"
+        run.stream_path = f"/e/{event_code}/events/?mine=1"
+        return asyncio.run(load(run))
+
+    run_designs(args, "online_event_phones", run, render)
 
 
 if __name__ == "__main__":
