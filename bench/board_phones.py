@@ -198,10 +198,8 @@ async def fetch_part(
 
 async def bust(floor: Floor, args: argparse.Namespace, entry_id: int) -> float:
     """The floor's bust form, as the dashboard posts it; when the POST was sent."""
-    page = await floor.client.get(f"/events/{args.event_pk}/floor/")
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
-    assert token, f"the floor page has no form ({page.status_code})"
-    data = {"out": str(entry_id), "key": secrets.token_hex(8), "csrfmiddlewaretoken": token[1]}
+    _page, data = await floor.form(f"/events/{args.event_pk}/floor/")
+    data.update(out=str(entry_id), key=secrets.token_hex(8))
     sent = time.time()
     response = await floor.client.post(f"/events/{args.event_pk}/floor/busts/", data=data)
     assert response.status_code in (302, 303), f"bust: {response.status_code} {response.text}"

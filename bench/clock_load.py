@@ -347,22 +347,27 @@ class Floor:
             base_url=f"http://{HOST}:{args.web_port}", timeout=120, follow_redirects=False
         )
 
+    async def form(self, path: str) -> tuple[str, dict[str, str]]:
+        """The page at ``path`` as a browser loads it before posting its form: its text, and
+        the form's data so far (its CSRF token)."""
+        page = await self.client.get(path)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        assert token, f"{path} has no form ({page.status_code})"
+        return page.text, {"csrfmiddlewaretoken": token[1]}
+
     async def log_in(self, username: str = "floor", password: str = DEMO_FLOOR_PASSWORD) -> None:
         """Log in through the form, as a browser does (the demo's floor user by default)."""
-        form = await self.client.get("/accounts/login/")
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text)
-        assert token, "no CSRF token on the log-in form"
-        data = {"username": username, "password": password, "csrfmiddlewaretoken": token[1]}
+        _page, data = await self.form("/accounts/login/")
+        data.update(username=username, password=password)
         response = await self.client.post("/accounts/login/", data=data)
         assert response.status_code == 302, f"{username}'s log-in failed: {response.status_code}"
 
     async def press(self, action: str, **extra: int) -> tuple[float, float]:
         """Post one clock action as the dashboard's form does; (sent, answered) wall times."""
-        page = await self.client.get(f"/events/{self.args.event_pk}/floor/")
-        version = re.search(r'name="expected_version" value="(\d+)"', page.text)
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
-        assert version and token, f"the floor page has no clock form ({page.status_code})"
-        data = {"action": action, "expected_version": version[1], "csrfmiddlewaretoken": token[1]}
+        page, data = await self.form(f"/events/{self.args.event_pk}/floor/")
+        version = re.search(r'name="expected_version" value="(\d+)"', page)
+        assert version, "the floor page has no clock form"
+        data.update(action=action, expected_version=version[1])
         data.update({key: str(value) for key, value in extra.items()})
         sent = time.time()
         response = await self.client.post(f"/events/{self.args.event_pk}/clock/", data=data)

@@ -127,13 +127,9 @@ class Registrant(Floor):
 
     async def register(self) -> float:
         """The page's Register form, as the browser posts it; when the POST was sent."""
-        page = await self.client.get(self.args.page_path)
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
-        assert token, f"the event page has no form ({page.status_code})"
+        _page, data = await self.form(self.args.page_path)
         sent = time.time()
-        response = await self.client.post(
-            f"{self.args.page_path}register/", data={"csrfmiddlewaretoken": token[1]}
-        )
+        response = await self.client.post(f"{self.args.page_path}register/", data=data)
         assert response.status_code == 303, f"register: {response.status_code} {response.text}"
         return sent
 
